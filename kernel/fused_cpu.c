@@ -1,0 +1,112 @@
+#include "fused_cpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const fused_params *p;
+    fused_oob *oob;
+} fused_cpu_ctx;
+
+/* Whether the access may be performed; records the first that may not.
+ * After one out-of-bounds access nothing else is performed either. */
+static bool fused_cpu_allow(fused_cpu_ctx *ctx, fused_buf buf, bool write, bool have,
+                            int64_t row, int64_t index, int64_t len) {
+    if (ctx->oob->hit) {
+        return false;
+    }
+    if (have && index >= 0 && index < len) {
+        return true;
+    }
+    ctx->oob->hit = true;
+    ctx->oob->buf = buf;
+    ctx->oob->write = write;
+    ctx->oob->row = row;
+    ctx->oob->index = index;
+    ctx->oob->len = have ? len : 0;
+    return false;
+}
+
+/* A cell write is allowed when the row exists and the column is inside the
+ * row: a column past the width would land in the next row (or past the
+ * buffer), which SPEC section 3 counts as out of bounds. */
+static bool fused_cpu_allow_cell(fused_cpu_ctx *ctx, fused_buf buf, bool have, int64_t row,
+                                 int64_t col, int64_t width, int64_t rows) {
+    if (!fused_cpu_allow(ctx, buf, true, have, -1, row, rows)) {
+        return false;
+    }
+    return fused_cpu_allow(ctx, buf, true, true, row, col, width);
+}
+
+#define FUSED_FN static inline
+#define FUSED_CTX fused_cpu_ctx
+#define FUSED_P(ctx) ((ctx)->p)
+#define FUSED_READ(ctx, buf, ptr, i, len)                                                  \
+    (fused_cpu_allow((ctx), (buf), false, (ptr) != 0, -1, (i), (len)) ? (int64_t)(ptr)[(i)] \
+                                                                      : (int64_t)0)
+#define FUSED_WRITE(ctx, buf, ptr, i, len, v)                                              \
+    do {                                                                                   \
+        if (fused_cpu_allow((ctx), (buf), true, (ptr) != 0, -1, (i), (len))) {             \
+            (ptr)[(i)] = (v);                                                              \
+        }                                                                                  \
+    } while (0)
+#define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
+    do {                                                                                   \
+        if (fused_cpu_allow_cell((ctx), (buf), (ptr) != 0, (row), (col), (width), (rows))) { \
+            (ptr)[(row) * (width) + (col)] = (v);                                          \
+        }                                                                                  \
+    } while (0)
+
+#include "fused_program.h"
+
+static void fused_cpu_row_program(fused_cpu_ctx *ctx, int64_t i) {
+    int64_t r = fused_row_begin(ctx, i);
+    for (int64_t page = 0; page < ctx->p->max_seq_pages && !ctx->oob->hit; page++) {
+        fused_row_page(ctx, i, r, page);
+    }
+}
+
+static void fused_cpu_scan_program(fused_cpu_ctx *ctx) {
+    uint32_t k_sum = 0, q_sum = 0;
+    for (int64_t k = 0; k < ctx->p->bs && !ctx->oob->hit; k++) {
+        k_sum += fused_scan_k_term(ctx, k);
+        q_sum += fused_scan_q_term(ctx, k);
+        fused_scan_store(ctx, k, k_sum, q_sum);
+    }
+}
+
+static void fused_cpu_swa_out_program(fused_cpu_ctx *ctx, int64_t program) {
+    int64_t begin = program * FUSED_SWA_OUT_BLOCK;
+    for (int64_t t = begin; t < begin + FUSED_SWA_OUT_BLOCK && t < ctx->p->out_len; t++) {
+        fused_swa_out_slot(ctx, t);
+    }
+}
+
+bool fused_cpu_run(const fused_params *p, fused_oob *oob) {
+    memset(oob, 0, sizeof *oob);
+    oob->row = -1;
+    fused_cpu_ctx ctx = {p, oob};
+    if (p->bs <= 0) {
+        return true; /* the launcher does nothing for an empty batch */
+    }
+    for (int64_t i = 0; i < p->bs && !oob->hit; i++) {
+        fused_cpu_row_program(&ctx, i);
+    }
+    fused_cpu_scan_program(&ctx);
+    for (int64_t prog = 0; prog < fused_swa_out_programs(p) && !oob->hit; prog++) {
+        fused_cpu_swa_out_program(&ctx, prog);
+    }
+    return !oob->hit;
+}
+
+void fused_oob_describe(const fused_oob *oob, char *out, size_t size) {
+    const char *what = oob->write ? "write" : "read";
+    if (oob->row >= 0) {
+        snprintf(out, size, "%s of %s[%lld][%lld] past the row width %lld", what,
+                 fused_buf_name(oob->buf), (long long)oob->row, (long long)oob->index,
+                 (long long)oob->len);
+    } else {
+        snprintf(out, size, "%s of %s[%lld] outside [0, %lld)", what, fused_buf_name(oob->buf),
+                 (long long)oob->index, (long long)oob->len);
+    }
+}

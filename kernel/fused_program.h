@@ -1,0 +1,136 @@
+/* fused_program: THE semantics of the fused metadata kernel (SPEC section 3),
+ * written once in the common subset of C17 and CUDA C++.
+ *
+ * Both executions include this file: kernel/fused_cpu.c runs the programs
+ * in order over the grid on the host, with every access checked;
+ * kernel/fused_cuda.cu maps the same element functions onto CUDA threads.
+ * Each function computes ONE element of the grid's work, so the two
+ * executions can differ in scheduling only, never in values: the scan
+ * combines with wrapping (associative) uint32 addition.
+ *
+ * The includer defines, before including (there is deliberately no include
+ * guard: the CUDA file instantiates it twice, checked and unchecked):
+ *   FUSED_FN                      qualifiers of the functions below
+ *   FUSED_CTX                     the execution context type
+ *   FUSED_P(ctx)                  its `const fused_params *`
+ *   FUSED_READ(ctx, buf, ptr, i, len)
+ *                                 the value of ptr[i]; a checked execution
+ *                                 records an i outside [0, len) as an
+ *                                 out-of-bounds access of `buf` and yields 0
+ *   FUSED_WRITE(ctx, buf, ptr, i, len, v)
+ *                                 ptr[i] = v, checked the same way
+ *   FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)
+ *                                 ptr[row * width + col] = v for a 2-D
+ *                                 buffer; col outside [0, width) is out of
+ *                                 bounds too (a write past the row)
+ *
+ * Integer division here is C's: it truncates toward zero, as the fused
+ * kernel does (the legacy path floors; that difference is SPEC section 4's
+ * negative_token_rounding, and it is kept, not fixed).
+ */
+#include <stdint.h>
+
+#include "fused_params.h"
+
+/* The low 32 bits as a signed int32, without implementation-defined casts. */
+FUSED_FN int32_t fused_low32(uint64_t v) {
+    uint32_t u = (uint32_t)v;
+    return u < 0x80000000u ? (int32_t)u : -(int32_t)(~u) - 1;
+}
+
+/* Slots of swa_out_cache_loc that receive a translated location; the rest
+ * of the buffer is the zero-padded tail. */
+FUSED_FN int64_t fused_num_out_tokens(const fused_params *p) {
+    if (p->swa_out_cache_loc == 0 || p->out_cache_loc == 0) {
+        return 0;
+    }
+    return p->n_out < p->out_len ? p->n_out : p->out_len;
+}
+
+FUSED_FN int64_t fused_swa_out_programs(const fused_params *p) {
+    if (p->swa_out_cache_loc == 0 || p->out_len <= 0) {
+        return 0;
+    }
+    return (p->out_len + FUSED_SWA_OUT_BLOCK - 1) / FUSED_SWA_OUT_BLOCK;
+}
+
+/* Row program i, first part: cache_seqlens[i]; returns the request's row r
+ * of req_to_token. */
+FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
+    const fused_params *p = FUSED_P(ctx);
+    int64_t seq = FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, i, p->bs);
+    FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
+                fused_low32((uint64_t)seq + (uint64_t)p->seqlen_offset));
+    return FUSED_READ(ctx, FUSED_BUF_REQ_POOL_INDICES, p->req_pool_indices, i, p->bs);
+}
+
+/* Row program i, page `page` (< max_seq_pages): the token at the page's
+ * first position, addressed flat (a read past the row's end reads the next
+ * row, as the kernel's pointer arithmetic does), and its page ids. */
+FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page) {
+    const fused_params *p = FUSED_P(ctx);
+    /* int64 addressing that wraps instead of overflowing: the checked
+     * execution then sees the wrapped index as out of bounds. */
+    int64_t flat = (int64_t)((uint64_t)r * (uint64_t)p->req_to_token_stride +
+                             (uint64_t)page * (uint64_t)p->page_size);
+    int64_t tok = FUSED_READ(ctx, FUSED_BUF_REQ_TO_TOKEN, p->req_to_token, flat,
+                             p->req_to_token_rows * p->req_to_token_stride);
+    FUSED_WRITE_CELL(ctx, FUSED_BUF_PAGE_TABLE, p->page_table, i, page, p->page_table_stride,
+                     p->bs, (int32_t)(tok / p->page_size));
+    if (p->swa_page_table == 0) {
+        return;
+    }
+    /* A negative slot is the "no slot" sentinel: -1 without a lookup. */
+    int64_t swa = tok >= 0 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
+                                        p->swa_mapping_len)
+                           : -1;
+    FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
+                     p->page_table_stride, p->bs,
+                     swa < 0 ? -1 : fused_low32((uint64_t)(swa / p->page_size)));
+}
+
+/* Scan program: the k-th term of the cu_seqlens_k prefix sum,
+ * int32(seq_lens[k]) + seqlen_offset, wrapping. */
+FUSED_FN uint32_t fused_scan_k_term(FUSED_CTX *ctx, int64_t k) {
+    const fused_params *p = FUSED_P(ctx);
+    int64_t seq = FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, k, p->bs);
+    return (uint32_t)(uint64_t)seq + (uint32_t)(uint64_t)p->seqlen_offset;
+}
+
+/* Scan program: the k-th term of the cu_seqlens_q prefix sum (cumsum mode). */
+FUSED_FN uint32_t fused_scan_q_term(FUSED_CTX *ctx, int64_t k) {
+    const fused_params *p = FUSED_P(ctx);
+    if (p->q_mode != FUSED_Q_CUMSUM) {
+        return 0;
+    }
+    return (uint32_t)FUSED_READ(ctx, FUSED_BUF_QLENS, p->qlens, k, p->bs);
+}
+
+/* Scan program: stores the inclusive sums up to row k. */
+FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32_t q_sum) {
+    const fused_params *p = FUSED_P(ctx);
+    FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_K, p->cu_seqlens_k, k + 1, p->bs + 1,
+                fused_low32(k_sum));
+    if (p->q_mode == FUSED_Q_CUMSUM) {
+        FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
+                    fused_low32(q_sum));
+    } else if (p->q_mode == FUSED_Q_STRIDED) {
+        FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
+                    fused_low32((uint64_t)(k + 1) * (uint64_t)p->q_stride));
+    }
+}
+
+/* SWA-out programs: slot t of swa_out_cache_loc, the SWA slot of the
+ * location written this step (full int64, no truncation), -1 for a
+ * negative location, 0 past num_out_tokens. */
+FUSED_FN void fused_swa_out_slot(FUSED_CTX *ctx, int64_t t) {
+    const fused_params *p = FUSED_P(ctx);
+    int64_t value = 0;
+    if (t < fused_num_out_tokens(p)) {
+        int64_t loc = FUSED_READ(ctx, FUSED_BUF_OUT_CACHE_LOC, p->out_cache_loc, t, p->n_out);
+        value = loc < 0 ? -1
+                        : FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc,
+                                     p->swa_mapping_len);
+    }
+    FUSED_WRITE(ctx, FUSED_BUF_SWA_OUT_CACHE_LOC, p->swa_out_cache_loc, t, p->out_len, value);
+}
