@@ -1,0 +1,106 @@
+/* gmfuzz run CASE.json: both sides on one case, and the verdict. */
+#include "cmd_run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli_options.h"
+#include "gm_run.h"
+
+static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_run_result *r) {
+    const gm_case *c = &doc->c;
+    printf("case: %s (mode %s, bs %zu, page_size %d, max_num_pages %zu, swa %s)\n",
+           c->name ? c->name : "(unnamed)", gm_mode_name(c->mode), c->bs, (int)c->page_size,
+           gm_case_max_num_pages(c), c->has_swa ? "yes" : "no");
+    printf("reference: %s\n", r->reference.error ? r->reference.error : "ok");
+    printf("fused (%s): %s\n", gm_backend_kind_name(gm_backend_kind_of(b)),
+           r->fused.error ? r->fused.error : "ok");
+    const gm_verdict *v = &r->verdict;
+    printf("verdict: %s at %s", gm_status_name(v->status), gm_compare_name(v->compare));
+    if (v->status == GM_STATUS_MISMATCH) {
+        printf(": %zu elements differ in", v->n_differences);
+        for (int id = 0; id < GM_BUF_COUNT; id++) {
+            if (v->buffers & (1u << id)) {
+                printf(" %s", gm_buf_name((gm_buf_id)id));
+            }
+        }
+        if (v->first.present) {
+            printf("; first %s[%zu]", gm_buf_name(v->first.buf), v->first.index[0]);
+            if (v->first.rank == 2) {
+                printf("[%zu]", v->first.index[1]);
+            }
+            printf(": reference %" PRId64 ", fused %" PRId64, v->first.reference, v->first.fused);
+        }
+    }
+    printf("\n");
+}
+
+static bool cmd_run_print_json(const gm_run_result *r) {
+    cJSON *root = cJSON_CreateObject();
+    if (root == NULL) {
+        return false;
+    }
+    cJSON_AddItemToObject(root, "reference", gm_json_outputs(&r->reference));
+    cJSON_AddItemToObject(root, "fused", gm_json_outputs(&r->fused));
+    cJSON_AddItemToObject(root, "verdict", gm_json_verdict(&r->verdict));
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (text == NULL) {
+        return false;
+    }
+    printf("%s\n", text);
+    cJSON_free(text);
+    return true;
+}
+
+static int cmd_run_case(const cli_options *o) {
+    gm_doc doc;
+    gm_doc_init(&doc);
+    gm_error err = {0};
+    if (!gm_json_read_file(o->paths[0], &o->limits, &doc, &err)) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+        gm_doc_free(&doc);
+        return CLI_EXIT_INPUT;
+    }
+    gm_backend *b = NULL;
+    if (!cli_options_open_backend(o, &b)) {
+        gm_doc_free(&doc);
+        return CLI_EXIT_BACKEND;
+    }
+    gm_run_result r;
+    gm_run_result_init(&r);
+    int rc = CLI_EXIT_BACKEND;
+    if (!gm_run_case(b, &doc.c, o->compare, &r, &err)) {
+        fprintf(stderr, "gmfuzz: %s: %s\n", o->paths[0], err.msg);
+    } else if (o->json && !cmd_run_print_json(&r)) {
+        fprintf(stderr, "gmfuzz: out of memory printing the result\n");
+    } else {
+        if (!o->json) {
+            cmd_run_print_text(&doc, b, &r);
+        }
+        rc = r.verdict.status == GM_STATUS_MATCH ? CLI_EXIT_OK : CLI_EXIT_FINDING;
+    }
+    gm_run_result_free(&r);
+    gm_backend_close(b);
+    gm_doc_free(&doc);
+    return rc;
+}
+
+int cmd_run_main(int argc, char **argv) {
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    if (paths == NULL) {
+        return CLI_EXIT_BACKEND;
+    }
+    cli_options o;
+    int rc = CLI_EXIT_USAGE;
+    if (!cli_options_parse(argc, argv, 1, true, &o, paths)) {
+        /* cli_options_parse said why */
+    } else if (o.n_paths != 1) {
+        fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");
+    } else {
+        rc = cmd_run_case(&o);
+    }
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,17 @@
+#include <stdio.h>
+
+#include "fused_cpu.h"
+#include "gm_backend_impl.h"
+
+bool gm_backend_cpu_run(const gm_case *c, gm_outputs *out, gm_error *err) {
+    (void)err; /* the host execution itself cannot fail */
+    fused_params p;
+    gm_backend_params(c, out, &p);
+    fused_oob oob;
+    if (!fused_cpu_run(&p, &oob)) {
+        char what[160];
+        fused_oob_describe(&oob, what, sizeof what);
+        gm_outputs_set_error(out, "out_of_bounds: %s", what);
+    }
+    return true;
+}

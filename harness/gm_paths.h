@@ -1,0 +1,25 @@
+/* gm_paths: expands the paths given on the command line (files, or
+ * folders searched recursively for *.json) into a sorted list, so that
+ * replays are deterministic. */
+#ifndef GM_PATHS_H
+#define GM_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_error.h"
+
+typedef struct {
+    char **items;
+    size_t count;
+    size_t capacity;
+} gm_paths;
+
+void gm_paths_init(gm_paths *p);
+void gm_paths_free(gm_paths *p);
+
+/* Adds `path`: a file as it is, a folder's *.json files (recursively,
+ * sorted). A path that does not exist is an error naming it. */
+bool gm_paths_add(gm_paths *p, const char *path, gm_error *err);
+
+#endif

@@ -1,0 +1,115 @@
+#include "gm_replay.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gm_run.h"
+
+static bool gm_replay_fail(gm_replay_outcome *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static bool gm_replay_fail(gm_replay_outcome *out, const char *fmt, ...) {
+    out->passed = false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->message, sizeof out->message, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* "page_table[0][3]" */
+static void gm_replay_where(const gm_difference *d, char *buf, size_t size) {
+    if (d->rank == 2) {
+        snprintf(buf, size, "%s[%zu][%zu]", gm_buf_name(d->buf), d->index[0], d->index[1]);
+    } else {
+        snprintf(buf, size, "%s[%zu]", gm_buf_name(d->buf), d->index[0]);
+    }
+}
+
+/* Whether `actual` equals `expected` exactly: error presence, then every
+ * element of every buffer. A legacy path that raised left no buffers worth
+ * comparing (`is_reference`); a fused run that overran is still compared. */
+static bool gm_replay_same_outputs(const char *side, bool is_reference, const gm_case *c,
+                                   const gm_outputs *expected, const gm_outputs *actual,
+                                   gm_replay_outcome *out) {
+    if ((expected->error != NULL) != (actual->error != NULL)) {
+        return gm_replay_fail(out, "%s: expected %s%s, got %s%s", side,
+                              expected->error ? "an error: " : "no error",
+                              expected->error ? expected->error : "",
+                              actual->error ? "an error: " : "no error",
+                              actual->error ? actual->error : "");
+    }
+    if (expected->error != NULL && is_reference) {
+        return true; /* a raised legacy path leaves no buffers to compare */
+    }
+    gm_verdict v;
+    gm_oracle_compare_buffers(c, expected, actual, GM_COMPARE_STRICT, &v);
+    if (v.status == GM_STATUS_MATCH) {
+        return true;
+    }
+    char where[96] = "a buffer's presence or shape";
+    if (v.first.present) {
+        gm_replay_where(&v.first, where, sizeof where);
+    }
+    return gm_replay_fail(out, "%s: %s: expected %" PRId64 ", got %" PRId64 " (%zu elements differ)",
+                          side, where, v.first.reference, v.first.fused, v.n_differences);
+}
+
+static void gm_replay_describe_verdict(const gm_verdict *v, char *buf, size_t size) {
+    char where[96] = "";
+    if (v->first.present) {
+        gm_replay_where(&v->first, where, sizeof where);
+    }
+    snprintf(buf, size, "%s at %s (buffers 0x%x, first %s)", gm_status_name(v->status),
+             gm_compare_name(v->compare), v->buffers, v->first.present ? where : "none");
+}
+
+static bool gm_replay_vector(const gm_doc *doc, const gm_run_result *r, gm_replay_outcome *out) {
+    return gm_replay_same_outputs("reference vs legacy", true, &doc->c, &doc->reference, &r->reference,
+                                  out) &&
+           gm_replay_same_outputs("fused vs fused", false, &doc->c, &doc->fused, &r->fused, out);
+}
+
+static bool gm_replay_repro(const gm_doc *doc, const gm_run_result *r, gm_replay_outcome *out) {
+    if (!gm_verdict_equal(&doc->repro.verdict, &r->verdict)) {
+        char want[160], got[160];
+        gm_replay_describe_verdict(&doc->repro.verdict, want, sizeof want);
+        gm_replay_describe_verdict(&r->verdict, got, sizeof got);
+        return gm_replay_fail(out, "verdict: expected %s, got %s", want, got);
+    }
+    return gm_replay_same_outputs("reference (recorded)", true, &doc->c, &doc->reference,
+                                  &r->reference, out) &&
+           gm_replay_same_outputs("fused (recorded)", false, &doc->c, &doc->fused, &r->fused, out);
+}
+
+static bool gm_replay_case(const gm_run_result *r, gm_replay_outcome *out) {
+    if (r->verdict.status == GM_STATUS_MATCH) {
+        return true;
+    }
+    char got[160];
+    gm_replay_describe_verdict(&r->verdict, got, sizeof got);
+    return gm_replay_fail(out, "verdict: %s%s%s", got, r->reference.error ? "; reference: " : "",
+                          r->reference.error ? r->reference.error : "");
+}
+
+bool gm_replay_doc(gm_backend *b, const gm_doc *doc, gm_compare case_level,
+                   gm_replay_outcome *out, gm_error *err) {
+    out->passed = true;
+    out->message[0] = '\0';
+    gm_compare level = doc->kind == GM_DOC_REPRO ? doc->repro.verdict.compare : case_level;
+    gm_run_result r;
+    gm_run_result_init(&r);
+    if (!gm_run_case(b, &doc->c, level, &r, err)) {
+        gm_run_result_free(&r);
+        return false;
+    }
+    switch (doc->kind) {
+    case GM_DOC_VECTOR: gm_replay_vector(doc, &r, out); break;
+    case GM_DOC_REPRO: gm_replay_repro(doc, &r, out); break;
+    case GM_DOC_CASE: gm_replay_case(&r, out); break;
+    }
+    gm_run_result_free(&r);
+    return true;
+}

@@ -1,0 +1,30 @@
+/* gm_replay: runs a document again and checks it against what it records.
+ *
+ *   case       passes when reference and fused match at `level`;
+ *   vector     the reference must raise iff the real legacy path raised and
+ *              otherwise equal its buffers exactly; the fused kernel must
+ *              equal the real fused buffers exactly (and overrun iff they
+ *              record an error);
+ *   repro      at the level it records: the same verdict (status, buffers,
+ *              first difference) and the same outputs on both sides.
+ */
+#ifndef GM_REPLAY_H
+#define GM_REPLAY_H
+
+#include <stdbool.h>
+
+#include "gm_backend.h"
+#include "gm_json.h"
+#include "gm_oracle.h"
+
+typedef struct {
+    bool passed;
+    char message[768]; /* why it failed; empty when it passed */
+} gm_replay_outcome;
+
+/* False only when a side could not run (err set); a failed check is a
+ * successful replay with passed == false. */
+bool gm_replay_doc(gm_backend *b, const gm_doc *doc, gm_compare case_level,
+                   gm_replay_outcome *out, gm_error *err);
+
+#endif

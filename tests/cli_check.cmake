@@ -1,0 +1,20 @@
+# Runs CMD with ARGS ('|'-separated) and checks its exit code (RC) and that
+# its output (stdout and stderr together) matches REGEX.
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND ${CMD} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(NOT rc EQUAL RC)
+  message(FATAL_ERROR "exit code ${rc}, expected ${RC}\n--- output:\n${all}")
+endif()
+# Line anchors: match each line, so that ^ means the start of a line.
+string(REGEX REPLACE "\r?\n" ";" lines "${all}")
+set(found FALSE)
+foreach(line IN LISTS lines)
+  if(line MATCHES "${REGEX}")
+    set(found TRUE)
+  endif()
+endforeach()
+if(NOT found)
+  message(FATAL_ERROR "no line matches '${REGEX}'\n--- output:\n${all}")
+endif()
+message(STATUS "ok: exit ${rc}, matched '${REGEX}'")
