@@ -1,16 +1,26 @@
 #include "gm_backend.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gm_backend_impl.h"
+#include "gm_json.h"
+#include "gm_worker.h"
 
 struct gm_backend {
     gm_backend_kind kind;
-    gm_backend_cuda *cuda;
+    gm_worker *worker; /* the GPU backends run in a worker process */
+    char *crash_dir;
 };
 
-static const char *const gm_backend_names[GM_BACKEND_COUNT] = {"cpu", "cuda"};
+static const char *const gm_backend_names[GM_BACKEND_COUNT] = {
+    "cpu", "cuda", "cuda-graph", "cuda-raw",
+};
 
 const char *gm_backend_kind_name(gm_backend_kind kind) {
     return (unsigned)kind < GM_BACKEND_COUNT ? gm_backend_names[kind] : "?";
@@ -33,7 +43,12 @@ bool gm_backend_open(gm_backend_kind kind, gm_backend **out, gm_error *err) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory opening a backend");
     }
     b->kind = kind;
-    if (kind == GM_BACKEND_CUDA && !gm_backend_cuda_open(&b->cuda, err)) {
+    static const gm_cuda_mode modes[GM_BACKEND_COUNT] = {
+        [GM_BACKEND_CUDA] = GM_CUDA_CHECKED,
+        [GM_BACKEND_CUDA_GRAPH] = GM_CUDA_GRAPH,
+        [GM_BACKEND_CUDA_RAW] = GM_CUDA_RAW,
+    };
+    if (kind != GM_BACKEND_CPU && !gm_worker_start(modes[kind], &b->worker, err)) {
         free(b);
         return false;
     }
@@ -45,22 +60,30 @@ void gm_backend_close(gm_backend *b) {
     if (b == NULL) {
         return;
     }
-    if (b->cuda != NULL) {
-        gm_backend_cuda_close(b->cuda);
-    }
+    gm_worker_stop(b->worker);
+    free(b->crash_dir);
     free(b);
+}
+
+void gm_backend_set_crash_dir(gm_backend *b, const char *dir) {
+    free(b->crash_dir);
+    b->crash_dir = NULL;
+    if (dir != NULL) {
+        size_t n = strlen(dir) + 1;
+        b->crash_dir = malloc(n);
+        if (b->crash_dir != NULL) {
+            memcpy(b->crash_dir, dir, n);
+        }
+    }
 }
 
 gm_backend_kind gm_backend_kind_of(const gm_backend *b) { return b->kind; }
 
 bool gm_backend_run(gm_backend *b, const gm_case *c, gm_outputs *out, gm_error *err) {
-    if (!gm_outputs_prepare(out, c, err)) {
-        return false;
+    if (b->worker != NULL) {
+        return gm_worker_run(b->worker, c, out, b->crash_dir, err);
     }
-    if (b->kind == GM_BACKEND_CUDA) {
-        return gm_backend_cuda_run(b->cuda, c, out, err);
-    }
-    return gm_backend_cpu_run(c, out, err);
+    return gm_outputs_prepare(out, c, err) && gm_backend_cpu_run(c, out, err);
 }
 
 static fused_q_mode gm_backend_q_mode(gm_mode mode) {
@@ -102,4 +125,51 @@ void gm_backend_params(const gm_case *c, gm_outputs *out, fused_params *p) {
     p->max_seq_pages = c->has_max_seq_pages ? c->max_seq_pages : p->page_table_stride;
     p->page_size = c->page_size;
     p->q_stride = c->q_stride;
+}
+
+/* mkdir -p: creates `dir` and its missing parents. */
+static bool gm_backend_make_dirs(const char *dir, gm_error *err) {
+    char path[1024];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        return gm_error_set(err, GM_ERR_IO, "crash folder name too long: %s", dir);
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0') {
+            continue;
+        }
+        char kept = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            return gm_error_set(err, GM_ERR_IO, "%s: cannot create folder: %s", path,
+                                strerror(errno));
+        }
+        path[i] = kept;
+    }
+    return true;
+}
+
+bool gm_backend_save_crash(const char *dir, const gm_case *c, const char *message, char *path,
+                           size_t path_size, gm_error *err) {
+    static const char *const prefix = "device-error";
+    if (!gm_backend_make_dirs(dir, err)) {
+        return false;
+    }
+    /* Unique without shared state: time, pid, and the first free counter. */
+    for (unsigned k = 0; k < 1000; k++) {
+        snprintf(path, path_size, "%s/%s-%lld-%d-%u.json", dir, prefix, (long long)time(NULL),
+                 (int)getpid(), k);
+        if (access(path, F_OK) != 0) {
+            break;
+        }
+    }
+    cJSON *root = gm_json_case(c);
+    if (root == NULL || cJSON_AddStringToObject(root, "device_error", message) == NULL) {
+        cJSON_Delete(root);
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory saving a device-error case");
+    }
+    bool ok = gm_json_write_file(path, root, err);
+    cJSON_Delete(root);
+    return ok;
 }

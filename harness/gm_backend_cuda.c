@@ -1,10 +1,14 @@
-/* The CUDA backend: uploads a case and the buffers' prior contents into one
- * device arena, enqueues the checked kernel, and downloads the buffers.
+/* The CUDA backends, in the process that owns the CUDA context (a worker
+ * process, harness/gm_worker.c): cuda (checked launch), cuda-graph
+ * (checked launch replayed from a graph per key) and cuda-raw (the
+ * production kernel).
  *
- * The arena only grows (one cudaMalloc when a case needs more than any
- * before it), so a fuzzing loop allocates nothing per case. Transfers and
- * the synchronisation live here, in the harness: the launch itself
- * (fused_cuda_launch) does neither.
+ * Each case is uploaded with its buffers' prior contents, run, and its
+ * buffers downloaded; the synchronisation lives here, in the harness, not
+ * in the launch. Device memory only grows, so a fuzzing loop allocates
+ * nothing per case. A CUDA error is returned as GM_ERR_DEVICE: sticky
+ * errors (an illegal address) leave the context unusable for the rest of
+ * the process, so recovering is the worker's parent's job.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +19,14 @@
 #include "fused_cpu.h"
 #include "fused_cuda.h"
 #include "gm_backend_impl.h"
-
-#define GM_CUDA_ALIGN ((size_t)256)
+#include "gm_cuda_arena.h"
+#include "gm_cuda_graphs.h"
 
 struct gm_backend_cuda {
+    gm_cuda_mode mode;
     cudaStream_t stream;
-    unsigned char *arena;
-    size_t capacity;
-    size_t used;
+    gm_cuda_arena arena;   /* cuda, cuda-raw */
+    gm_cuda_graphs graphs; /* cuda-graph */
 };
 
 static bool gm_backend_cuda_fail(gm_error *err, const char *what, cudaError_t e) {
@@ -30,7 +34,7 @@ static bool gm_backend_cuda_fail(gm_error *err, const char *what, cudaError_t e)
                         cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
-bool gm_backend_cuda_open(gm_backend_cuda **out, gm_error *err) {
+bool gm_backend_cuda_open(gm_cuda_mode mode, gm_backend_cuda **out, gm_error *err) {
     *out = NULL;
     int devices = 0;
     cudaError_t e = cudaGetDeviceCount(&devices);
@@ -42,6 +46,7 @@ bool gm_backend_cuda_open(gm_backend_cuda **out, gm_error *err) {
     if (cu == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory opening backend cuda");
     }
+    cu->mode = mode;
     e = cudaStreamCreateWithFlags(&cu->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         free(cu);
@@ -55,98 +60,33 @@ void gm_backend_cuda_close(gm_backend_cuda *cu) {
     if (cu == NULL) {
         return;
     }
-    cudaFree(cu->arena);
+    gm_cuda_arena_release(&cu->arena);
+    gm_cuda_graphs_release(&cu->graphs);
     cudaStreamDestroy(cu->stream);
     free(cu);
 }
 
-static size_t gm_backend_cuda_round(size_t bytes) {
-    return (bytes + GM_CUDA_ALIGN - 1) / GM_CUDA_ALIGN * GM_CUDA_ALIGN;
-}
-
-/* Bytes that one case needs in the arena: every buffer the launch sees. */
-static size_t gm_backend_cuda_need(const fused_params *p) {
-    size_t bs = (size_t)p->bs, rows = (size_t)p->req_to_token_rows;
-    size_t cells = bs * (size_t)p->page_table_stride;
-    return gm_backend_cuda_round(bs * 8) * 2 +
-           gm_backend_cuda_round(rows * (size_t)p->req_to_token_stride * 4) +
-           gm_backend_cuda_round((size_t)p->swa_mapping_len * 8) +
-           gm_backend_cuda_round((size_t)p->n_out * 8) + gm_backend_cuda_round(bs * 4) * 2 +
-           gm_backend_cuda_round((bs + 1) * 4) * 2 + gm_backend_cuda_round(cells * 4) * 2 +
-           gm_backend_cuda_round((size_t)p->out_len * 8) +
-           gm_backend_cuda_round(sizeof(fused_cuda_status));
-}
-
-static bool gm_backend_cuda_reserve(gm_backend_cuda *cu, size_t bytes, gm_error *err) {
-    cu->used = 0;
-    if (bytes <= cu->capacity) {
-        return true;
+/* One eager launch (cuda, cuda-raw): upload, launch, download. */
+static cudaError_t gm_backend_cuda_eager(gm_backend_cuda *cu, fused_params *host,
+                                         fused_cuda_status *seen) {
+    cudaError_t e = gm_cuda_arena_reserve(&cu->arena, gm_cuda_arena_need(host));
+    fused_params dev = *host; /* device pointers once uploaded */
+    fused_cuda_status *status = NULL;
+    if (e == cudaSuccess) {
+        gm_cuda_arena_upload(&cu->arena, host, &dev, &status, cu->stream, &e);
     }
-    cudaFree(cu->arena);
-    cu->arena = NULL;
-    cu->capacity = 0;
-    size_t grown = bytes + bytes / 2;
-    cudaError_t e = cudaMalloc((void **)&cu->arena, grown);
-    if (e != cudaSuccess) {
-        return gm_backend_cuda_fail(err, "allocating the device arena", e);
+    bool checked = cu->mode != GM_CUDA_RAW;
+    if (e == cudaSuccess && checked) {
+        e = cudaMemsetAsync(status, 0, sizeof *status, cu->stream);
     }
-    cu->capacity = grown;
-    return true;
-}
-
-/* Places `count` elements of `size` bytes in the arena and uploads `src`
- * (when given). NULL host buffers stay NULL on the device. */
-static void *gm_backend_cuda_place(gm_backend_cuda *cu, const void *src, size_t count,
-                                   size_t size, cudaError_t *e) {
-    if (src == NULL) {
-        return NULL;
+    if (e == cudaSuccess) {
+        e = fused_cuda_launch(&dev, checked, status, cu->stream);
     }
-    void *dst = cu->arena + cu->used;
-    cu->used += gm_backend_cuda_round(count * size);
-    if (*e == cudaSuccess && count > 0) {
-        *e = cudaMemcpyAsync(dst, src, count * size, cudaMemcpyHostToDevice, cu->stream);
+    gm_cuda_arena_download(&dev, host, cu->stream, &e);
+    if (e == cudaSuccess && checked) {
+        e = cudaMemcpyAsync(seen, status, sizeof *seen, cudaMemcpyDeviceToHost, cu->stream);
     }
-    return dst;
-}
-
-static void gm_backend_cuda_fetch(gm_backend_cuda *cu, void *host, const void *dev, size_t count,
-                                  size_t size, cudaError_t *e) {
-    if (host != NULL && count > 0 && *e == cudaSuccess) {
-        *e = cudaMemcpyAsync(host, dev, count * size, cudaMemcpyDeviceToHost, cu->stream);
-    }
-}
-
-/* The device copy of `h`: same scalars, every pointer moved to the arena. */
-static void gm_backend_cuda_upload(gm_backend_cuda *cu, const fused_params *h, fused_params *d,
-                                   cudaError_t *e) {
-    size_t bs = (size_t)h->bs, cells = bs * (size_t)h->page_table_stride;
-    *d = *h;
-    d->req_pool_indices = gm_backend_cuda_place(cu, h->req_pool_indices, bs, 8, e);
-    d->seq_lens = gm_backend_cuda_place(cu, h->seq_lens, bs, 8, e);
-    d->req_to_token = gm_backend_cuda_place(
-        cu, h->req_to_token, (size_t)(h->req_to_token_rows * h->req_to_token_stride), 4, e);
-    d->swa_mapping = gm_backend_cuda_place(cu, h->swa_mapping, (size_t)h->swa_mapping_len, 8, e);
-    d->out_cache_loc = gm_backend_cuda_place(cu, h->out_cache_loc, (size_t)h->n_out, 8, e);
-    d->qlens = gm_backend_cuda_place(cu, h->qlens, bs, 4, e);
-    d->cache_seqlens = gm_backend_cuda_place(cu, h->cache_seqlens, bs, 4, e);
-    d->cu_seqlens_k = gm_backend_cuda_place(cu, h->cu_seqlens_k, bs + 1, 4, e);
-    d->cu_seqlens_q = gm_backend_cuda_place(cu, h->cu_seqlens_q, bs + 1, 4, e);
-    d->page_table = gm_backend_cuda_place(cu, h->page_table, cells, 4, e);
-    d->swa_page_table = gm_backend_cuda_place(cu, h->swa_page_table, cells, 4, e);
-    d->swa_out_cache_loc =
-        gm_backend_cuda_place(cu, h->swa_out_cache_loc, (size_t)h->out_len, 8, e);
-}
-
-static void gm_backend_cuda_download(gm_backend_cuda *cu, const fused_params *d, fused_params *h,
-                                     cudaError_t *e) {
-    size_t bs = (size_t)h->bs, cells = bs * (size_t)h->page_table_stride;
-    gm_backend_cuda_fetch(cu, h->cache_seqlens, d->cache_seqlens, bs, 4, e);
-    gm_backend_cuda_fetch(cu, h->cu_seqlens_k, d->cu_seqlens_k, bs + 1, 4, e);
-    gm_backend_cuda_fetch(cu, h->cu_seqlens_q, d->cu_seqlens_q, bs + 1, 4, e);
-    gm_backend_cuda_fetch(cu, h->page_table, d->page_table, cells, 4, e);
-    gm_backend_cuda_fetch(cu, h->swa_page_table, d->swa_page_table, cells, 4, e);
-    gm_backend_cuda_fetch(cu, h->swa_out_cache_loc, d->swa_out_cache_loc, (size_t)h->out_len, 8,
-                          e);
+    return e;
 }
 
 static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *out) {
@@ -163,29 +103,17 @@ static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *o
     gm_outputs_set_error(out, "out_of_bounds: %s", what);
 }
 
-bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out, gm_error *err) {
-    fused_params host, dev;
+bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
+                         gm_error *err) {
+    fused_params host;
     gm_backend_params(c, out, &host);
     if (host.bs <= 0) {
         return true; /* nothing is launched for an empty batch */
     }
-    if (!gm_backend_cuda_reserve(cu, gm_backend_cuda_need(&host), err)) {
-        return false;
-    }
-    cudaError_t e = cudaSuccess;
-    gm_backend_cuda_upload(cu, &host, &dev, &e);
-    fused_cuda_status *status = (fused_cuda_status *)(cu->arena + cu->used);
-    if (e == cudaSuccess) {
-        e = cudaMemsetAsync(status, 0, sizeof *status, cu->stream);
-    }
-    if (e == cudaSuccess) {
-        e = fused_cuda_launch(&dev, 1, status, cu->stream);
-    }
     fused_cuda_status seen = {0};
-    gm_backend_cuda_download(cu, &dev, &host, &e);
-    if (e == cudaSuccess) {
-        e = cudaMemcpyAsync(&seen, status, sizeof seen, cudaMemcpyDeviceToHost, cu->stream);
-    }
+    cudaError_t e = cu->mode == GM_CUDA_GRAPH
+                        ? gm_cuda_graphs_run(&cu->graphs, &host, cu->stream, &seen)
+                        : gm_backend_cuda_eager(cu, &host, &seen);
     if (e == cudaSuccess) {
         e = cudaStreamSynchronize(cu->stream);
     }

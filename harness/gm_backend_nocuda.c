@@ -1,7 +1,9 @@
-/* The CUDA backend of a build without nvcc: it says so. */
+/* The CUDA backends of a build without nvcc: a worker started for one
+ * refuses, saying why. */
 #include "gm_backend_impl.h"
 
-bool gm_backend_cuda_open(gm_backend_cuda **out, gm_error *err) {
+bool gm_backend_cuda_open(gm_cuda_mode mode, gm_backend_cuda **out, gm_error *err) {
+    (void)mode;
     *out = NULL;
     return gm_error_set(err, GM_ERR_DEVICE,
                         "backend cuda: this gmfuzz was built without CUDA (no nvcc at configure time)");

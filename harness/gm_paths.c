@@ -72,7 +72,9 @@ static bool gm_paths_add_dir(gm_paths *p, const char *dir, gm_error *err) {
         free(child);
     }
     closedir(d);
-    qsort(p->items + first, p->count - first, sizeof *p->items, gm_paths_compare);
+    if (p->count > first) { /* items is NULL while nothing was found */
+        qsort(p->items + first, p->count - first, sizeof *p->items, gm_paths_compare);
+    }
     return ok;
 }
 

@@ -7,12 +7,14 @@
  * backend other than cpu, also runs RANDOM_CASES generated cases on both
  * BACKEND and cpu and requires identical buffers wherever the CPU reports
  * no out-of-bounds access (and an out-of-bounds report on both otherwise).
- * Exits 77 (skipped) when the backend is unavailable, e.g. no GPU. */
+ * Exits 77 (skipped) when the backend is unavailable, e.g. no GPU. The
+ * cases come from harness/gm_gen.c, seed 20261129. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gm_agree.h"
+#include "gm_gen.h"
 #include "gm_paths.h"
-#include "gen_cases.h"
 #include "gm_replay.h"
 #include "gm_run.h"
 #include "gm_test.h"
@@ -50,51 +52,35 @@ static void test_vectors_replay(void) {
     gm_paths_free(&files);
 }
 
-/* One generated case on both backends; false on a disagreement. */
-static bool compare_with_cpu(gm_backend *cpu, const gm_case *c, long index) {
-    gm_outputs on_cpu, on_tested;
-    gm_outputs_init(&on_cpu);
-    gm_outputs_init(&on_tested);
-    gm_error err = {0};
-    bool ran = gm_backend_run(cpu, c, &on_cpu, &err) && gm_backend_run(tested, c, &on_tested, &err);
-    bool same = ran && (on_cpu.error != NULL) == (on_tested.error != NULL);
-    if (same && on_cpu.error == NULL) {
-        gm_verdict v;
-        gm_oracle_compare_buffers(c, &on_cpu, &on_tested, GM_COMPARE_STRICT, &v);
-        same = v.status == GM_STATUS_MATCH;
-    }
-    if (!same) {
-        fprintf(stderr, "generated case %ld (bs %zu, mode %s): %s\n", index, c->bs,
-                gm_mode_name(c->mode), ran ? "backends disagree" : err.msg);
-    }
-    gm_outputs_free(&on_cpu);
-    gm_outputs_free(&on_tested);
-    return same;
-}
-
 static void test_random_cases_agree_with_cpu(void) {
-    gm_backend *cpu = NULL;
+    gm_backend *both[2] = {NULL, tested};
     gm_error err = {0};
-    CHECK(gm_backend_open(GM_BACKEND_CPU, &cpu, &err));
-    gen_rng rng = {20261129};
+    CHECK(gm_backend_open(GM_BACKEND_CPU, &both[0], &err));
+    gm_gen gen;
+    gm_gen_seed(&gen, 20261129);
     long agreed = 0;
     for (long n = 0; n < random_cases; n++) {
         gm_case c;
         gm_case_init(&c);
-        /* Every 50th case is large: the scan must carry across blocks. */
-        bool made = gen_case(&rng, &c, n % 50 == 0 ? 5000 : 64);
-        agreed += made && compare_with_cpu(cpu, &c, n);
+        gm_agree_outcome outcome;
+        bool ran = gm_gen_case(&gen, &c, &err) && gm_agree_case(both, 2, &c, &outcome, &err);
+        if (!ran || !outcome.agreed) {
+            fprintf(stderr, "generated case %ld (bs %zu, mode %s): %s\n", n, c.bs,
+                    gm_mode_name(c.mode), ran ? outcome.message : err.msg);
+        }
+        agreed += ran && outcome.agreed;
         gm_case_free(&c);
     }
-    fprintf(stderr, "generated cases: %ld/%ld agree with cpu\n", agreed, random_cases);
+    fprintf(stderr, "generated cases (seed 20261129): %ld/%ld agree with cpu\n", agreed,
+            random_cases);
     CHECK_EQ_I64(agreed, random_cases);
-    gm_backend_close(cpu);
+    gm_backend_close(both[0]);
 }
 
 int main(int argc, char **argv) {
     gm_backend_kind kind;
     if (argc < 3 || !gm_backend_kind_from_name(argv[1], &kind)) {
-        fprintf(stderr, "usage: test_backends cpu|cuda VECTOR_DIR [RANDOM_CASES]\n");
+        fprintf(stderr, "usage: test_backends BACKEND VECTOR_DIR [RANDOM_CASES]\n");
         return 2;
     }
     vector_dir = argv[2];

@@ -1,0 +1,50 @@
+/* gm_cuda_graphs: the cuda-graph backend's cache of captured launches.
+ *
+ * A graph bakes in everything its launch was given: every pointer, every
+ * length and every scalar (bs, widths, page_size, seqlen_offset, q_stride,
+ * q_mode, which optional buffers exist). So a graph is keyed by all of
+ * them, and owns the device buffers (an arena) its pointers point into.
+ * A case whose key is cached only writes its inputs into those buffers and
+ * replays; a new key is captured once. A stale value baked at capture time
+ * would show up as a disagreement with the cpu and cuda backends, which is
+ * what this backend exists to catch. Private to harness/. */
+#ifndef GM_CUDA_GRAPHS_H
+#define GM_CUDA_GRAPHS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "fused_cuda.h"
+#include "fused_params.h"
+#include "gm_cuda_arena.h"
+
+#define GM_CUDA_GRAPHS_KEY 13
+#define GM_CUDA_GRAPHS_SLOTS 16
+
+typedef struct {
+    bool used;
+    int64_t key[GM_CUDA_GRAPHS_KEY];
+    gm_cuda_arena arena;
+    cudaGraphExec_t exec;
+    uint64_t last_used;
+} gm_cuda_graph_entry;
+
+typedef struct {
+    gm_cuda_graph_entry slots[GM_CUDA_GRAPHS_SLOTS];
+    uint64_t clock;
+    uint64_t captures; /* how many graphs were captured so far */
+} gm_cuda_graphs;
+
+/* Uploads the case's buffers into the graph of its key (capturing it
+ * first when new), replays it, and enqueues the downloads of the outputs
+ * into `host` and of the status record into *seen. The caller
+ * synchronises `stream`. */
+cudaError_t gm_cuda_graphs_run(gm_cuda_graphs *g, fused_params *host, cudaStream_t stream,
+                               fused_cuda_status *seen);
+
+void gm_cuda_graphs_release(gm_cuda_graphs *g);
+/* Forgets every graph and buffer without freeing (context destroyed). */
+void gm_cuda_graphs_forget(gm_cuda_graphs *g);
+
+#endif

@@ -1,0 +1,30 @@
+/* gm_gen: a seeded generator of random cases, for comparing backends with
+ * one another (`gmfuzz agree`, the GPU tests). It is not the fuzzer's
+ * decoder (fuzz/, coverage-guided): it draws realistic batches with the
+ * values that matter (sentinels, negative tokens, cuda-graph padded rows,
+ * mapping values past int32, stale buffers) and, every so often, a large
+ * batch (bs past one scan block) or a wide page table (past 512 pages).
+ * Cases stay mostly in bounds so that the buffers are compared. */
+#ifndef GM_GEN_H
+#define GM_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+
+typedef struct {
+    uint64_t state;
+} gm_gen;
+
+void gm_gen_seed(gm_gen *g, uint64_t seed);
+uint64_t gm_gen_next(gm_gen *g);
+/* Uniform in [lo, hi] (hi >= lo). */
+int64_t gm_gen_range(gm_gen *g, int64_t lo, int64_t hi);
+
+/* Fills `c` (fresh from gm_case_init) with the next random case; it passes
+ * gm_case_check. False only when memory runs out. */
+bool gm_gen_case(gm_gen *g, gm_case *c, gm_error *err);
+
+#endif

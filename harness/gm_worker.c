@@ -1,0 +1,252 @@
+#include "gm_worker.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gm_wire.h"
+#include "gm_wire_case.h"
+
+struct gm_worker {
+    gm_cuda_mode mode;
+    pid_t pid;      /* 0: no live worker */
+    int fd;         /* our end of the socket pair */
+    unsigned restarts;
+};
+
+/* ---- the worker process ------------------------------------------------ */
+
+/* RESULT payload: u8 has_error, u32 error length, the error, then the raw
+ * bytes of each present buffer in gm_buf_id order. */
+static char *gm_worker_encode_result(const gm_outputs *o, size_t *len) {
+    uint32_t error_len = o->error ? (uint32_t)strlen(o->error) : 0;
+    size_t total = 5 + error_len;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        const gm_buffer *b = &o->buf[id];
+        total += gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
+    }
+    char *p = malloc(total + 1);
+    if (p == NULL) {
+        return NULL;
+    }
+    p[0] = o->error != NULL;
+    memcpy(p + 1, &error_len, 4);
+    memcpy(p + 5, o->error ? o->error : "", error_len);
+    size_t at = 5 + error_len;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        const gm_buffer *b = &o->buf[id];
+        size_t bytes = gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
+        if (bytes > 0) {
+            memcpy(p + at, b->data, bytes);
+        }
+        at += bytes;
+    }
+    *len = total;
+    return p;
+}
+
+/* One RUN request; false when the worker must exit (device error). */
+static bool gm_worker_serve_one(gm_backend_cuda *cu, int fd, const char *bytes, size_t len) {
+    gm_case c;
+    gm_case_init(&c);
+    gm_outputs out;
+    gm_outputs_init(&out);
+    gm_error err = {0};
+    bool ok = gm_wire_case_decode(bytes, len, &c, &err) && gm_outputs_prepare(&out, &c, &err) &&
+              gm_backend_cuda_run(cu, &c, &out, &err);
+    bool alive = true;
+    if (ok) {
+        size_t n = 0;
+        char *payload = gm_worker_encode_result(&out, &n);
+        alive = payload != NULL && gm_wire_send(fd, GM_WIRE_RESULT, payload, n);
+        free(payload);
+    } else {
+        gm_wire_send(fd, GM_WIRE_DEVICE_ERROR, err.msg, strlen(err.msg));
+        alive = err.code != GM_ERR_DEVICE; /* a device error may be sticky: exit */
+    }
+    gm_outputs_free(&out);
+    gm_case_free(&c);
+    return alive;
+}
+
+static int gm_worker_serve(gm_cuda_mode mode, int fd) {
+    gm_backend_cuda *cu = NULL;
+    gm_error err = {0};
+    if (!gm_backend_cuda_open(mode, &cu, &err)) {
+        gm_wire_send(fd, GM_WIRE_REFUSED, err.msg, strlen(err.msg));
+        return 1;
+    }
+    bool alive = gm_wire_send(fd, GM_WIRE_HELLO, NULL, 0);
+    while (alive) {
+        gm_wire_type type;
+        char *payload = NULL;
+        size_t len = 0;
+        alive = gm_wire_receive(fd, &type, &payload, &len) && type == GM_WIRE_RUN &&
+                gm_worker_serve_one(cu, fd, payload, len);
+        free(payload);
+    }
+    gm_backend_cuda_close(cu);
+    return 0;
+}
+
+/* ---- the harness side ---------------------------------------------------- */
+
+static void gm_worker_reap(gm_worker *w) {
+    if (w->pid > 0) {
+        kill(w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+    }
+    if (w->fd >= 0) {
+        close(w->fd);
+    }
+    w->pid = 0;
+    w->fd = -1;
+}
+
+/* Forks the worker and waits for its HELLO (or its reason to refuse). */
+static bool gm_worker_spawn(gm_worker *w, gm_error *err) {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+        return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: socketpair failed");
+    }
+    fflush(NULL); /* no buffered output printed twice by the child */
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: fork failed");
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        _exit(gm_worker_serve(w->mode, fds[1])); /* no atexit handlers of the parent */
+    }
+    close(fds[1]);
+    w->pid = pid;
+    w->fd = fds[0];
+    gm_wire_type type;
+    char *payload = NULL;
+    size_t len = 0;
+    bool hello = gm_wire_receive(w->fd, &type, &payload, &len) && type == GM_WIRE_HELLO;
+    if (!hello) {
+        gm_error_set(err, GM_ERR_DEVICE, "%s",
+                     payload && type == GM_WIRE_REFUSED ? payload
+                                                        : "backend cuda: the worker did not start");
+        gm_worker_reap(w);
+    }
+    free(payload);
+    return hello;
+}
+
+bool gm_worker_start(gm_cuda_mode mode, gm_worker **out, gm_error *err) {
+    *out = NULL;
+    gm_worker *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory starting a worker");
+    }
+    w->mode = mode;
+    w->fd = -1;
+    if (!gm_worker_spawn(w, err)) {
+        free(w);
+        return false;
+    }
+    *out = w;
+    return true;
+}
+
+void gm_worker_stop(gm_worker *w) {
+    if (w == NULL) {
+        return;
+    }
+    if (w->fd >= 0 && gm_wire_send(w->fd, GM_WIRE_STOP, NULL, 0)) {
+        waitpid(w->pid, NULL, 0); /* a clean exit releases the GPU */
+        w->pid = 0;
+    }
+    gm_worker_reap(w);
+    free(w);
+}
+
+unsigned gm_worker_restarts(const gm_worker *w) { return w->restarts; }
+
+static bool gm_worker_decode_result(const char *p, size_t len, gm_outputs *out) {
+    uint32_t error_len = 0;
+    if (len < 5) {
+        return false;
+    }
+    memcpy(&error_len, p + 1, 4);
+    size_t at = 5 + (size_t)error_len;
+    if (at > len) {
+        return false;
+    }
+    if (p[0]) {
+        gm_outputs_set_error(out, "%.*s", (int)error_len, p + 5);
+    }
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        gm_buffer *b = &out->buf[id];
+        size_t bytes = gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
+        if (bytes > len - at) {
+            return false;
+        }
+        if (bytes > 0) {
+            memcpy(b->data, p + at, bytes);
+        }
+        at += bytes;
+    }
+    return at == len;
+}
+
+/* The worker failed on `c`: save the case, replace the worker, say so. */
+static bool gm_worker_fail(gm_worker *w, const gm_case *c, const char *what,
+                           const char *crash_dir, gm_error *err) {
+    char saved[1200] = "case not saved (no crash folder)";
+    if (crash_dir != NULL) {
+        char path[1024];
+        gm_error save_err = {0};
+        if (gm_backend_save_crash(crash_dir, c, what, path, sizeof path, &save_err)) {
+            snprintf(saved, sizeof saved, "case saved to %s", path);
+        } else {
+            snprintf(saved, sizeof saved, "case NOT saved: %.1000s", save_err.msg);
+        }
+    }
+    gm_worker_reap(w);
+    w->restarts++;
+    gm_error restart_err = {0};
+    bool restarted = gm_worker_spawn(w, &restart_err);
+    return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: device error: %.200s; %s; %s", what,
+                        saved,
+                        restarted ? "fresh worker started, later runs go on"
+                                  : "could not start a fresh worker");
+}
+
+bool gm_worker_run(gm_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
+                   gm_error *err) {
+    if (w->pid == 0 && !gm_worker_spawn(w, err)) {
+        return false;
+    }
+    if (!gm_outputs_prepare(out, c, err)) {
+        return false;
+    }
+    size_t n = 0;
+    char *bytes = gm_wire_case_encode(c, &n);
+    if (bytes == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory sending a case to the worker");
+    }
+    bool sent = gm_wire_send(w->fd, GM_WIRE_RUN, bytes, n);
+    free(bytes);
+    gm_wire_type type = GM_WIRE_STOP;
+    char *payload = NULL;
+    size_t len = 0;
+    bool answered = sent && gm_wire_receive(w->fd, &type, &payload, &len);
+    bool ok = answered && type == GM_WIRE_RESULT && gm_worker_decode_result(payload, len, out);
+    if (!ok) {
+        const char *what = answered && type == GM_WIRE_DEVICE_ERROR ? payload
+                                                                     : "the worker process died";
+        gm_worker_fail(w, c, what, crash_dir, err);
+    }
+    free(payload);
+    return ok;
+}

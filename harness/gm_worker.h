@@ -1,0 +1,39 @@
+/* gm_worker: a GPU backend in a child process.
+ *
+ * A device fault (an illegal address after a real out-of-bounds access, a
+ * sticky error) leaves a CUDA context unusable until its process exits, and
+ * a crash takes the process with it. So the harness never touches CUDA
+ * itself: each GPU backend is a worker process that owns the context, and
+ * the harness sends it cases over a socket. When the worker reports a
+ * device error or dies, the harness saves the case first, starts a fresh
+ * worker (a fresh context), and reports the error; the next case runs on
+ * the new worker. Private to harness/ (gm_backend.c uses it). */
+#ifndef GM_WORKER_H
+#define GM_WORKER_H
+
+#include <stdbool.h>
+
+#include "gm_backend_impl.h"
+#include "gm_case.h"
+#include "gm_error.h"
+#include "gm_outputs.h"
+
+typedef struct gm_worker gm_worker;
+
+/* Forks a worker for `mode`; fails with GM_ERR_DEVICE and the worker's own
+ * reason when it cannot open the GPU. The calling process must not have
+ * initialised CUDA (a forked child cannot use its parent's context). */
+bool gm_worker_start(gm_cuda_mode mode, gm_worker **out, gm_error *err);
+void gm_worker_stop(gm_worker *w);
+
+/* Runs `c` on the worker: `out` receives the prior contents and the
+ * kernel's writes. On a device error or a dead worker: the case is saved
+ * under crash_dir (when not NULL), a new worker is started, and the run
+ * fails with GM_ERR_DEVICE saying all of it. */
+bool gm_worker_run(gm_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
+                   gm_error *err);
+
+/* How many times the worker was replaced after a failure. */
+unsigned gm_worker_restarts(const gm_worker *w);
+
+#endif
