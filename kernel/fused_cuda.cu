@@ -2,6 +2,22 @@
 
 #include <climits>
 
+/* Rows of the scan that each thread of the scan block adds per chunk. */
+#define FUSED_CUDA_SCAN_ITEMS 4
+
+/* Blocks per SM the kernel is compiled for: 8 x 256 threads fill an SM,
+ * so a whole rebuild of the benchmark's largest shape is one wave. */
+#define FUSED_CUDA_MIN_BLOCKS 8
+
+/* How the programs are laid out over the grid (fused_cuda_grid.cuh). */
+struct fused_cuda_shape {
+    int64_t row_blocks;      /* blocks holding row programs */
+    int64_t swa_out_blocks;  /* blocks holding SWA-out programs */
+    int32_t rows_per_block;  /* > 1 for narrow page tables */
+    int32_t threads_per_row;
+    int64_t blocks_per_row;  /* > 1 for wide page tables */
+};
+
 namespace {
 
 struct fused_cuda_ctx {
@@ -32,6 +48,15 @@ __device__ bool fused_cuda_allow_cell(fused_cuda_status *s, int buf, bool have, 
            fused_cuda_allow(s, buf, true, true, row, col, width);
 }
 
+template <typename T>
+__host__ __device__ __forceinline__ T fused_cuda_load(const T *address) {
+#ifdef __CUDA_ARCH__
+    return __ldg(address);
+#else
+    return *address;
+#endif
+}
+
 }  // namespace
 
 #define FUSED_CTX fused_cuda_ctx
@@ -41,7 +66,8 @@ __device__ bool fused_cuda_allow_cell(fused_cuda_status *s, int buf, bool have, 
  * callable on the host (only pure arithmetic is used there). */
 namespace fused_unchecked {
 #define FUSED_FN static __host__ __device__ __forceinline__
-#define FUSED_READ(ctx, buf, ptr, i, len) ((int64_t)(ptr)[(i)])
+/* Inputs are read-only for the whole launch: the non-coherent path. */
+#define FUSED_READ(ctx, buf, ptr, i, len) ((int64_t)fused_cuda_load(&(ptr)[(i)]))
 #define FUSED_WRITE(ctx, buf, ptr, i, len, v) ((ptr)[(i)] = (v))
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     ((ptr)[(row) * (width) + (col)] = (v))
@@ -82,12 +108,33 @@ namespace fused_checked {
 #undef FUSED_WRITE_CELL
 }  // namespace fused_checked
 
+/* A warp or more per row: the smallest power of two that covers the row's
+ * pages, so narrow page tables share a block; past one block's threads, as
+ * many blocks as it takes to give every page its own thread. */
+static fused_cuda_shape fused_cuda_shape_of(const fused_params *p) {
+    int32_t threads = 32;
+    while (threads < FUSED_CUDA_THREADS && threads < p->max_seq_pages) {
+        threads *= 2;
+    }
+    fused_cuda_shape shape;
+    shape.threads_per_row = threads;
+    shape.rows_per_block = FUSED_CUDA_THREADS / threads;
+    shape.blocks_per_row = p->max_seq_pages > FUSED_CUDA_THREADS
+                               ? (p->max_seq_pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS
+                               : 1;
+    shape.row_blocks = (p->bs + shape.rows_per_block - 1) / shape.rows_per_block *
+                       shape.blocks_per_row;
+    shape.swa_out_blocks = fused_unchecked::fused_swa_out_programs(p);
+    return shape;
+}
+
 extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
                                          fused_cuda_status *status, cudaStream_t stream) {
     if (p->bs <= 0) {
         return cudaSuccess; /* the launcher does nothing for an empty batch */
     }
-    const int64_t blocks = p->bs + 1 + fused_unchecked::fused_swa_out_programs(p);
+    const fused_cuda_shape shape = fused_cuda_shape_of(p);
+    const int64_t blocks = 1 + shape.swa_out_blocks + shape.row_blocks;
     if (blocks > INT_MAX) {
         return cudaErrorInvalidConfiguration;
     }
@@ -96,10 +143,10 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
             return cudaErrorInvalidValue;
         }
         fused_checked::fused_cuda_kernel<<<(unsigned)blocks, FUSED_CUDA_THREADS, 0, stream>>>(
-            *p, status);
+            *p, shape, status);
     } else {
         fused_unchecked::fused_cuda_kernel<<<(unsigned)blocks, FUSED_CUDA_THREADS, 0, stream>>>(
-            *p, nullptr);
+            *p, shape, nullptr);
     }
     return cudaGetLastError();
 }

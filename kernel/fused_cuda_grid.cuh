@@ -1,24 +1,45 @@
 /* fused_cuda_grid: how the programs of one launch map onto CUDA blocks and
  * threads. Included by fused_cuda.cu inside each variant's namespace, right
- * after kernel/fused_program.h (no include guard, on purpose).
+ * after kernel/fused_program.h (no include guard, on purpose). Only the
+ * scheduling lives here; every value comes from fused_program.h.
  *
- * Block b of the grid is:
- *   b <  bs          row program b: thread 0 writes cache_seqlens and reads
- *                    the pool row, then the threads share the pages;
- *   b == bs          the scan program: a block-wide prefix sum in chunks of
- *                    blockDim.x rows, carried from chunk to chunk;
- *   b >  bs          SWA-out program b - bs - 1: FUSED_SWA_OUT_BLOCK slots.
+ * The grid (fused_cuda_shape), in this order so that the serial scan starts
+ * first and never waits behind a wave of row blocks:
+ *   block 0         the scan program: a block-wide prefix sum over chunks
+ *                   of FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS rows,
+ *                   carried from chunk to chunk (wrapping uint32, so any
+ *                   grouping gives the CPU's sums bit for bit);
+ *   SWA-out blocks  one per FUSED_SWA_OUT_BLOCK slots;
+ *   row blocks      row programs, `threads_per_row` threads each. A narrow
+ *                   page table packs several rows into one block; a wide
+ *                   one spreads a row over `blocks_per_row` blocks, one page
+ *                   per thread, so that every page's dependent loads (token,
+ *                   then mapping) are in flight at once. The first thread
+ *                   of a row's first block writes cache_seqlens.
  */
 
-static __device__ void fused_cuda_row_program(FUSED_CTX *ctx, int64_t i) {
-    __shared__ int64_t pool_row;
-    if (threadIdx.x == 0) {
-        pool_row = fused_row_begin(ctx, i);
+static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
+                                            int64_t block) {
+    __shared__ int64_t pool_row[FUSED_CUDA_THREADS / 32];
+    const int64_t group = block / shape->blocks_per_row;
+    const int64_t part = block % shape->blocks_per_row;
+    const int slot = threadIdx.x / shape->threads_per_row;
+    const int lane = threadIdx.x % shape->threads_per_row;
+    const int64_t row = group * shape->rows_per_block + slot;
+    const bool live = row < FUSED_P(ctx)->bs;
+    if (live && lane == 0) {
+        /* every block of the row reads its pool row; one writes the length */
+        pool_row[slot] = part == 0 ? fused_row_begin(ctx, row)
+                                   : fused_row_pool_index(ctx, row);
     }
     __syncthreads();
+    if (!live) {
+        return;
+    }
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
-    for (int64_t page = threadIdx.x; page < pages; page += blockDim.x) {
-        fused_row_page(ctx, i, pool_row, page);
+    const int64_t stride = (int64_t)shape->threads_per_row * shape->blocks_per_row;
+    for (int64_t page = part * shape->threads_per_row + lane; page < pages; page += stride) {
+        fused_row_page(ctx, row, pool_row[slot], page);
     }
 }
 
@@ -33,50 +54,74 @@ static __device__ __forceinline__ uint32_t fused_cuda_warp_scan(uint32_t v, int 
     return v;
 }
 
-static __device__ void fused_cuda_scan_program(FUSED_CTX *ctx) {
-    __shared__ uint32_t warp_k[32], warp_q[32];
-    __shared__ uint32_t carry_k, carry_q;
-    const int64_t bs = FUSED_P(ctx)->bs;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if (threadIdx.x == 0) {
-        carry_k = 0;
-        carry_q = 0;
+/* Exclusive block-wide scan of one value per thread (k and q sums at once);
+ * returns through *k and *q the sum of all earlier threads' values, and
+ * through *total_k, *total_q the block's totals. */
+static __device__ __forceinline__ void fused_cuda_block_scan(uint32_t *k, uint32_t *q,
+                                                             uint32_t *total_k,
+                                                             uint32_t *total_q) {
+    __shared__ uint32_t warp_k[FUSED_CUDA_THREADS / 32], warp_q[FUSED_CUDA_THREADS / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int warps = FUSED_CUDA_THREADS / 32;
+    uint32_t in_k = fused_cuda_warp_scan(*k, lane), in_q = fused_cuda_warp_scan(*q, lane);
+    if (lane == 31) {
+        warp_k[warp] = in_k;
+        warp_q[warp] = in_q;
     }
     __syncthreads();
-    /* Every thread runs every chunk, so the barriers below are uniform. */
-    for (int64_t base = 0; base < bs; base += blockDim.x) {
-        const int64_t k = base + threadIdx.x;
-        uint32_t sum_k = fused_cuda_warp_scan(k < bs ? fused_scan_k_term(ctx, k) : 0u, lane);
-        uint32_t sum_q = fused_cuda_warp_scan(k < bs ? fused_scan_q_term(ctx, k) : 0u, lane);
-        if (lane == 31) {
-            warp_k[warp] = sum_k;
-            warp_q[warp] = sum_q;
+    if (warp == 0) {
+        uint32_t wk = fused_cuda_warp_scan(lane < warps ? warp_k[lane] : 0u, lane);
+        uint32_t wq = fused_cuda_warp_scan(lane < warps ? warp_q[lane] : 0u, lane);
+        if (lane < warps) {
+            warp_k[lane] = wk;
+            warp_q[lane] = wq;
         }
-        __syncthreads();
-        if (warp == 0) {
-            uint32_t wk = fused_cuda_warp_scan(lane < warps ? warp_k[lane] : 0u, lane);
-            uint32_t wq = fused_cuda_warp_scan(lane < warps ? warp_q[lane] : 0u, lane);
-            if (lane < warps) {
-                warp_k[lane] = wk;
-                warp_q[lane] = wq;
+    }
+    __syncthreads();
+    const uint32_t before_k = warp > 0 ? warp_k[warp - 1] : 0u;
+    const uint32_t before_q = warp > 0 ? warp_q[warp - 1] : 0u;
+    *k = before_k + in_k - *k;
+    *q = before_q + in_q - *q;
+    *total_k = warp_k[warps - 1];
+    *total_q = warp_q[warps - 1];
+    __syncthreads(); /* the shared totals are reused by the next chunk */
+}
+
+static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
+    const int64_t bs = FUSED_P(ctx)->bs;
+    const int64_t chunk = (int64_t)FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS;
+    uint32_t carry_k = 0, carry_q = 0;
+    /* Every thread runs every chunk, so the barriers inside are uniform. */
+    for (int64_t base = 0; base < bs; base += chunk) {
+        const int64_t first = base + (int64_t)threadIdx.x * FUSED_CUDA_SCAN_ITEMS;
+        uint32_t term_k[FUSED_CUDA_SCAN_ITEMS], term_q[FUSED_CUDA_SCAN_ITEMS];
+        uint32_t own_k = 0, own_q = 0;
+#pragma unroll
+        for (int j = 0; j < FUSED_CUDA_SCAN_ITEMS; j++) {
+            const bool in = first + j < bs;
+            term_k[j] = in ? fused_scan_k_term(ctx, first + j) : 0u;
+            term_q[j] = in ? fused_scan_q_term(ctx, first + j) : 0u;
+            own_k += term_k[j];
+            own_q += term_q[j];
+        }
+        uint32_t sum_k = own_k, sum_q = own_q, total_k, total_q;
+        fused_cuda_block_scan(&sum_k, &sum_q, &total_k, &total_q);
+        sum_k += carry_k;
+        sum_q += carry_q;
+#pragma unroll
+        for (int j = 0; j < FUSED_CUDA_SCAN_ITEMS; j++) {
+            sum_k += term_k[j];
+            sum_q += term_q[j];
+            if (first + j < bs) {
+                fused_scan_store(ctx, first + j, sum_k, sum_q);
             }
         }
-        __syncthreads();
-        sum_k += carry_k + (warp > 0 ? warp_k[warp - 1] : 0u);
-        sum_q += carry_q + (warp > 0 ? warp_q[warp - 1] : 0u);
-        if (k < bs) {
-            fused_scan_store(ctx, k, sum_k, sum_q);
-        }
-        __syncthreads(); /* all have read carry and warp totals */
-        if (threadIdx.x == blockDim.x - 1) {
-            carry_k = sum_k; /* rows past bs added zeros: still the total */
-            carry_q = sum_q;
-        }
-        __syncthreads();
+        carry_k += total_k;
+        carry_q += total_q;
     }
 }
 
-static __device__ void fused_cuda_swa_out_program(FUSED_CTX *ctx, int64_t program) {
+static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t program) {
     const int64_t begin = program * FUSED_SWA_OUT_BLOCK;
     int64_t end = begin + FUSED_SWA_OUT_BLOCK;
     if (end > FUSED_P(ctx)->out_len) {
@@ -87,15 +132,17 @@ static __device__ void fused_cuda_swa_out_program(FUSED_CTX *ctx, int64_t progra
     }
 }
 
-__global__ void __launch_bounds__(FUSED_CUDA_THREADS)
-    fused_cuda_kernel(const __grid_constant__ fused_params params, fused_cuda_status *status) {
+__global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
+    fused_cuda_kernel(const __grid_constant__ fused_params params,
+                      const __grid_constant__ fused_cuda_shape shape,
+                      fused_cuda_status *status) {
     FUSED_CTX ctx = {&params, status};
     const int64_t b = blockIdx.x;
-    if (b < params.bs) {
-        fused_cuda_row_program(&ctx, b);
-    } else if (b == params.bs) {
-        fused_cuda_scan_program(&ctx);
+    if (b == 0) {
+        fused_cuda_scan_block(&ctx);
+    } else if (b <= shape.swa_out_blocks) {
+        fused_cuda_swa_out_block(&ctx, b - 1);
     } else {
-        fused_cuda_swa_out_program(&ctx, b - params.bs - 1);
+        fused_cuda_row_block(&ctx, &shape, b - 1 - shape.swa_out_blocks);
     }
 }

@@ -75,6 +75,22 @@ static void test_truncating_division(void) {
     l.rtt[0] = -129;
     CHECK(launch_run(&l, &oob));
     CHECK_EQ_I64(l.pt[0], -1); /* floor would give -2 */
+
+    /* Every small dividend, a power-of-two page (the shift path) and not. */
+    static const int64_t sizes[] = {1, 2, 3, 16, 128, 1000};
+    for (int s = 0; s < 6; s++) {
+        launch_init(&l, 1, 1, 4, sizes[s], 1);
+        for (int32_t tok = -300; tok <= 300; tok++) {
+            l.rtt[0] = tok;
+            CHECK(launch_run(&l, &oob));
+            if (l.pt[0] != (int32_t)(tok / sizes[s])) {
+                CHECK_EQ_I64(l.pt[0], tok / sizes[s]);
+            }
+        }
+        l.rtt[0] = INT32_MIN;
+        CHECK(launch_run(&l, &oob));
+        CHECK_EQ_I64(l.pt[0], INT32_MIN / sizes[s]);
+    }
 }
 
 static void test_cache_seqlens_and_scan(void) {

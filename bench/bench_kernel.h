@@ -1,0 +1,40 @@
+/* bench_kernel: the GPU benchmark of the production kernel (issue: "the
+ * fused CUDA kernel as a production kernel"). For each shape (bs,
+ * max_num_pages, page_size, swa) in draft_decode mode with an SWA write of
+ * bs slots, it measures:
+ *   host_launch_us   host time of one gmfuzz_kernel_launch call, no sync;
+ *   graph_replay_us  GPU time per rebuild over >= 500 back-to-back replays
+ *                    of a CUDA graph holding the launch (CUDA events);
+ *   ncu_kernel_us    the kernel's own duration from Nsight Compute, when
+ *                    asked for and ncu is on the PATH (else -1).
+ */
+#ifndef BENCH_KERNEL_H
+#define BENCH_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gm_error.h"
+
+typedef struct {
+    int64_t bs, max_num_pages, page_size;
+    bool swa;
+} bench_kernel_shape;
+
+typedef struct {
+    bench_kernel_shape shape;
+    double host_launch_us;
+    double graph_replay_us;
+    double ncu_kernel_us;
+} bench_kernel_row;
+
+#define BENCH_KERNEL_SHAPES 6
+extern const bench_kernel_shape bench_kernel_shapes[BENCH_KERNEL_SHAPES];
+
+/* Measures shape `s` into `row` (ncu not included). */
+bool bench_kernel_measure(const bench_kernel_shape *s, bench_kernel_row *row, gm_error *err);
+
+/* Only launches shape `s` `launches` times (what ncu profiles). */
+bool bench_kernel_launch_only(const bench_kernel_shape *s, int launches, gm_error *err);
+
+#endif

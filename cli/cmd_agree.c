@@ -1,0 +1,188 @@
+/* gmfuzz agree [PATH...] [--backends B,B,...] [--cases N] [--seed S]
+ *              [--save DIR]
+ *
+ * The fused kernel on several backends (default cpu,cuda,cuda-graph) must
+ * give the first backend's buffers bit for bit, on every case of the
+ * documents in PATH and on N cases from the seeded generator
+ * (harness/gm_gen.c). One line per disagreement (the case saved under
+ * --save DIR when given), then "N passed, N failed". */
+#include "cmd_agree.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_options.h"
+#include "gm_agree.h"
+#include "gm_gen.h"
+#include "gm_json.h"
+#include "gm_paths.h"
+
+#define CMD_AGREE_MAX_BACKENDS GM_BACKEND_COUNT
+
+typedef struct {
+    gm_backend *backends[CMD_AGREE_MAX_BACKENDS];
+    size_t n_backends;
+    long cases;
+    uint64_t seed;
+    const char *save_dir;
+    gm_limits limits;
+    gm_paths docs;
+    size_t passed, failed, out_of_bounds, big_batches, wide_tables;
+} cmd_agree;
+
+static bool cmd_agree_open(cmd_agree *a, const char *list) {
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *name = strtok(copy, ","); name != NULL; name = strtok(NULL, ",")) {
+        gm_backend_kind kind;
+        gm_error err = {0};
+        if (!gm_backend_kind_from_name(name, &kind) || a->n_backends == CMD_AGREE_MAX_BACKENDS) {
+            fprintf(stderr, "gmfuzz agree: --backends: unknown or repeated backend '%s'\n", name);
+            return false;
+        }
+        if (!gm_backend_open(kind, &a->backends[a->n_backends], &err)) {
+            fprintf(stderr, "gmfuzz: %s\n", err.msg);
+            return false;
+        }
+        if (a->save_dir != NULL) {
+            gm_backend_set_crash_dir(a->backends[a->n_backends], a->save_dir);
+        }
+        a->n_backends++;
+    }
+    return a->n_backends >= 2 || (fprintf(stderr, "gmfuzz agree: needs two backends\n"), false);
+}
+
+static void cmd_agree_save(const cmd_agree *a, const gm_case *c, const char *label) {
+    if (a->save_dir == NULL) {
+        return;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/disagree-%s.json", a->save_dir, label);
+    cJSON *root = gm_json_case(c);
+    gm_error err = {0};
+    if (root == NULL || !gm_json_write_file(path, root, &err)) {
+        fprintf(stderr, "gmfuzz agree: could not save %s: %s\n", path, err.msg);
+    }
+    cJSON_Delete(root);
+}
+
+/* One case on every backend; false only when a backend failed. */
+static bool cmd_agree_case(cmd_agree *a, const gm_case *c, const char *label) {
+    gm_agree_outcome outcome;
+    gm_error err = {0};
+    if (!gm_agree_case(a->backends, a->n_backends, c, &outcome, &err)) {
+        printf("FAIL %s: %s\n", label, err.msg);
+        a->failed++;
+        return err.code != GM_ERR_DEVICE || strstr(err.msg, "later runs go on") != NULL;
+    }
+    a->out_of_bounds += outcome.out_of_bounds;
+    a->big_batches += c->bs > 1024;
+    a->wide_tables += gm_case_max_num_pages(c) > 512;
+    if (outcome.agreed) {
+        a->passed++;
+        return true;
+    }
+    printf("FAIL %s: %s\n", label, outcome.message);
+    cmd_agree_save(a, c, label);
+    a->failed++;
+    return true;
+}
+
+static bool cmd_agree_documents(cmd_agree *a) {
+    for (size_t i = 0; i < a->docs.count; i++) {
+        gm_doc doc;
+        gm_doc_init(&doc);
+        gm_error err = {0};
+        bool ok = true;
+        if (!gm_json_read_file(a->docs.items[i], &a->limits, &doc, &err)) {
+            printf("FAIL %s\n", err.msg);
+            a->failed++;
+        } else {
+            ok = cmd_agree_case(a, &doc.c, a->docs.items[i]);
+        }
+        gm_doc_free(&doc);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool cmd_agree_generated(cmd_agree *a) {
+    gm_gen gen;
+    gm_gen_seed(&gen, a->seed);
+    for (long n = 0; n < a->cases; n++) {
+        gm_case c;
+        gm_case_init(&c);
+        gm_error err = {0};
+        char label[64];
+        snprintf(label, sizeof label, "generated-%" PRIu64 "-%ld", a->seed, n);
+        bool ok = gm_gen_case(&gen, &c, &err) ? cmd_agree_case(a, &c, label)
+                                              : (fprintf(stderr, "gmfuzz: %s\n", err.msg), false);
+        gm_case_free(&c);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **backends) {
+    for (int i = 1; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (argv[i][0] != '-') {
+            gm_error err = {0};
+            if (!gm_paths_add(&a->docs, argv[i], &err)) {
+                fprintf(stderr, "gmfuzz: %s\n", err.msg);
+                return false;
+            }
+            continue;
+        }
+        if (value == NULL) {
+            fprintf(stderr, "gmfuzz agree: %s needs a value\n", argv[i]);
+            return false;
+        }
+        if (strcmp(argv[i], "--backends") == 0) {
+            *backends = value;
+        } else if (strcmp(argv[i], "--cases") == 0) {
+            a->cases = atol(value);
+        } else if (strcmp(argv[i], "--seed") == 0) {
+            a->seed = strtoull(value, NULL, 10);
+        } else if (strcmp(argv[i], "--save") == 0) {
+            a->save_dir = value;
+        } else {
+            fprintf(stderr, "gmfuzz agree: unknown option '%s'\n", argv[i]);
+            return false;
+        }
+        i++;
+    }
+    return true;
+}
+
+int cmd_agree_main(int argc, char **argv) {
+    cmd_agree a;
+    memset(&a, 0, sizeof a);
+    a.seed = 1;
+    gm_limits_default(&a.limits);
+    gm_paths_init(&a.docs);
+    const char *backends = "cpu,cuda,cuda-graph";
+    int rc = CLI_EXIT_USAGE;
+    if (cmd_agree_parse(&a, argc, argv, &backends)) {
+        rc = CLI_EXIT_BACKEND;
+        if (cmd_agree_open(&a, backends) && cmd_agree_documents(&a) && cmd_agree_generated(&a)) {
+            printf("backends %s; %zu documents, %ld generated (seed %" PRIu64
+                   "): %zu out of bounds, %zu with bs > 1024, %zu with > 512 pages\n",
+                   backends, a.docs.count, a.cases, a.seed, a.out_of_bounds, a.big_batches,
+                   a.wide_tables);
+            printf("%zu passed, %zu failed\n", a.passed, a.failed);
+            rc = a.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
+        }
+    }
+    for (size_t i = 0; i < a.n_backends; i++) {
+        gm_backend_close(a.backends[i]);
+    }
+    gm_paths_free(&a.docs);
+    return rc;
+}

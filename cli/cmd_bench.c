@@ -1,0 +1,223 @@
+/* gmfuzz bench kernel [--json FILE] [--ncu] [--shape I]
+ *
+ * The GPU benchmark of the production kernel (bench/bench_kernel.h): a
+ * table on stdout and, with --json, the same rows as
+ * {"format": "gmfuzz-bench-kernel-v1", "device": ..., "rows": [...]}.
+ * --ncu re-runs this program under Nsight Compute once per shape
+ * (`--launch-only N`, an internal flag) to read the kernel's duration. */
+#include "cmd_bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_options.h"
+
+#ifndef GMFUZZ_HAVE_CUDA
+
+int cmd_bench_main(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "gmfuzz bench: this gmfuzz was built without CUDA\n");
+    return CLI_EXIT_BACKEND;
+}
+
+#else
+
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "bench_kernel.h"
+#include "gm_json.h"
+
+typedef struct {
+    const char *json_path;
+    bool ncu;
+    int shape;        /* -1: all */
+    int launch_only;  /* > 0: only launch (under ncu) */
+} cmd_bench_options;
+
+static bool cmd_bench_parse(int argc, char **argv, cmd_bench_options *o) {
+    *o = (cmd_bench_options){NULL, false, -1, 0};
+    if (argc < 2 || strcmp(argv[1], "kernel") != 0) {
+        fprintf(stderr, "usage: gmfuzz bench kernel [--json FILE] [--ncu] [--shape I]\n");
+        return false;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--ncu") == 0) {
+            o->ncu = true;
+        } else if (value != NULL && strcmp(argv[i], "--json") == 0) {
+            o->json_path = argv[++i];
+        } else if (value != NULL && strcmp(argv[i], "--shape") == 0) {
+            o->shape = atoi(argv[++i]);
+        } else if (value != NULL && strcmp(argv[i], "--launch-only") == 0) {
+            o->launch_only = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "gmfuzz bench: unknown or incomplete option '%s'\n", argv[i]);
+            return false;
+        }
+    }
+    if (o->shape >= BENCH_KERNEL_SHAPES) {
+        fprintf(stderr, "gmfuzz bench: --shape takes 0..%d\n", BENCH_KERNEL_SHAPES - 1);
+        return false;
+    }
+    return true;
+}
+
+/* The last two quoted fields of an ncu CSV line ("Metric Unit", "Metric
+ * Value"); the value may carry thousands separators ("3,616"). */
+static bool cmd_bench_ncu_value(const char *line, double *us) {
+    const char *unit = NULL, *value = NULL; /* the last two quoted fields */
+    for (const char *open = strchr(line, '"'); open != NULL;) {
+        const char *close = strchr(open + 1, '"');
+        if (close == NULL) {
+            return false;
+        }
+        unit = value;
+        value = open + 1;
+        open = strchr(close + 1, '"');
+    }
+    if (unit == NULL) {
+        return false;
+    }
+    char digits[64];
+    size_t k = 0;
+    for (const char *c = value; *c != '"' && k + 1 < sizeof digits; c++) {
+        if (*c != ',') {
+            digits[k++] = *c;
+        }
+    }
+    digits[k] = '\0';
+    /* ncu says "ns"/"us"/"ms" (older versions "nsecond", ...) */
+    double scale = strncmp(unit, "ns", 2) == 0   ? 1e-3
+                   : strncmp(unit, "ms", 2) == 0 ? 1e3
+                   : unit[0] == 's'              ? 1e6
+                                                 : 1;
+    *us = strtod(digits, NULL) * scale;
+    return k > 0;
+}
+
+/* The median kernel duration in microseconds that ncu reports for shape
+ * `index`, or -1 when ncu is missing or fails. Clocks and caches are left
+ * as they are (not locked, not flushed), as in back-to-back replays. */
+static double cmd_bench_ncu(int index) {
+    char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        return -1;
+    }
+    self[n] = '\0';
+    char command[1400];
+    snprintf(command, sizeof command,
+             "ncu --csv --clock-control none --cache-control none "
+             "--metrics gpu__time_duration.sum --kernel-name regex:fused_cuda_kernel "
+             "--launch-skip 5 --launch-count 15 '%s' bench kernel --shape %d --launch-only 25 "
+             "2>/dev/null",
+             self, index);
+    FILE *pipe = popen(command, "r");
+    if (pipe == NULL) {
+        return -1;
+    }
+    double values[64];
+    int count = 0;
+    char line[2048];
+    while (fgets(line, sizeof line, pipe) != NULL && count < 64) {
+        if (strstr(line, "gpu__time_duration.sum") != NULL &&
+            cmd_bench_ncu_value(line, &values[count])) {
+            count++;
+        }
+    }
+    pclose(pipe);
+    if (count == 0) {
+        return -1;
+    }
+    for (int i = 1; i < count; i++) { /* insertion sort: at most 64 values */
+        for (int j = i; j > 0 && values[j] < values[j - 1]; j--) {
+            double t = values[j];
+            values[j] = values[j - 1];
+            values[j - 1] = t;
+        }
+    }
+    return values[count / 2];
+}
+
+static void cmd_bench_print(const bench_kernel_row *rows, int n, const char *device) {
+    printf("gmfuzz bench kernel on %s (draft_decode, swa_out of bs slots)\n", device);
+    printf("%-26s %16s %18s %16s\n", "(bs, pages, page, swa)", "host launch us",
+           "graph replay us", "ncu kernel us");
+    for (int i = 0; i < n; i++) {
+        const bench_kernel_shape *s = &rows[i].shape;
+        char shape[64], ncu[32] = "n/a";
+        snprintf(shape, sizeof shape, "(%lld, %lld, %lld, %s)", (long long)s->bs,
+                 (long long)s->max_num_pages, (long long)s->page_size, s->swa ? "yes" : "no");
+        if (rows[i].ncu_kernel_us >= 0) {
+            snprintf(ncu, sizeof ncu, "%.2f", rows[i].ncu_kernel_us);
+        }
+        printf("%-26s %16.2f %18.2f %16s\n", shape, rows[i].host_launch_us,
+               rows[i].graph_replay_us, ncu);
+    }
+}
+
+static bool cmd_bench_write_json(const char *path, const bench_kernel_row *rows, int n,
+                                 const char *device) {
+    cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
+    cJSON_AddStringToObject(root, "format", "gmfuzz-bench-kernel-v1");
+    cJSON_AddStringToObject(root, "device", device);
+    cJSON_AddItemToObject(root, "rows", list);
+    for (int i = 0; i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddNumberToObject(r, "bs", (double)rows[i].shape.bs);
+        cJSON_AddNumberToObject(r, "max_num_pages", (double)rows[i].shape.max_num_pages);
+        cJSON_AddNumberToObject(r, "page_size", (double)rows[i].shape.page_size);
+        cJSON_AddBoolToObject(r, "swa", rows[i].shape.swa);
+        cJSON_AddNumberToObject(r, "host_launch_us", rows[i].host_launch_us);
+        cJSON_AddNumberToObject(r, "graph_replay_us", rows[i].graph_replay_us);
+        cJSON_AddNumberToObject(r, "ncu_kernel_us", rows[i].ncu_kernel_us);
+        cJSON_AddItemToArray(list, r);
+    }
+    gm_error err = {0};
+    bool ok = gm_json_write_file(path, root, &err);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz bench: %s\n", err.msg);
+    }
+    cJSON_Delete(root);
+    return ok;
+}
+
+int cmd_bench_main(int argc, char **argv) {
+    cmd_bench_options o;
+    if (!cmd_bench_parse(argc, argv, &o)) {
+        return CLI_EXIT_USAGE;
+    }
+    gm_error err = {0};
+    if (o.launch_only > 0) {
+        bool ok = bench_kernel_launch_only(&bench_kernel_shapes[o.shape < 0 ? 0 : o.shape],
+                                           o.launch_only, &err);
+        return ok ? CLI_EXIT_OK : (fprintf(stderr, "gmfuzz: %s\n", err.msg), CLI_EXIT_BACKEND);
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        fprintf(stderr, "gmfuzz bench: no CUDA device\n");
+        return CLI_EXIT_BACKEND;
+    }
+    bench_kernel_row rows[BENCH_KERNEL_SHAPES];
+    int n = 0;
+    for (int i = 0; i < BENCH_KERNEL_SHAPES; i++) {
+        if (o.shape >= 0 && i != o.shape) {
+            continue;
+        }
+        if (!bench_kernel_measure(&bench_kernel_shapes[i], &rows[n], &err)) {
+            fprintf(stderr, "gmfuzz: %s\n", err.msg);
+            return CLI_EXIT_BACKEND;
+        }
+        rows[n++].ncu_kernel_us = o.ncu ? cmd_bench_ncu(i) : -1;
+    }
+    cmd_bench_print(rows, n, prop.name);
+    return o.json_path == NULL || cmd_bench_write_json(o.json_path, rows, n, prop.name)
+               ? CLI_EXIT_OK
+               : CLI_EXIT_BACKEND;
+}
+
+#endif
