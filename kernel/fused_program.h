@@ -27,15 +27,36 @@
  * Integer division here is C's: it truncates toward zero, as the fused
  * kernel does (the legacy path floors; that difference is SPEC section 4's
  * negative_token_rounding, and it is kept, not fixed).
+ *
+ * Blocks marked PLANTED FAULT are compiled only in a tree configured with
+ * -DGMFUZZ_FAULT=<name> (kernel/fused_faults.h, the fuzzer's self-test);
+ * the default build compiles the #else branches, the kernel's semantics.
  */
 #include <stdint.h>
 
+#include "fused_faults.h"
 #include "fused_params.h"
 
 /* The low 32 bits as a signed int32, without implementation-defined casts. */
 FUSED_FN int32_t fused_low32(uint64_t v) {
     uint32_t u = (uint32_t)v;
     return u < 0x80000000u ? (int32_t)u : -(int32_t)(~u) - 1;
+}
+
+/* a / b truncated toward zero, as C's `/` (b >= 1). Page sizes are
+ * powers of two in practice, and a 64-bit division costs a GPU dozens of
+ * instructions where a shift costs one: for b = 2^k, adding b - 1 to a
+ * negative dividend turns the shift's floor into truncation. Same value as
+ * `a / b` for every input. */
+FUSED_FN int64_t fused_div_trunc(int64_t a, int64_t b) {
+    if ((b & (b - 1)) != 0) {
+        return a / b;
+    }
+    int shift = 0;
+    for (int64_t rest = b; rest > 1; rest >>= 1) {
+        shift++;
+    }
+    return (a + (a < 0 ? b - 1 : 0)) >> shift;
 }
 
 /* Slots of swa_out_cache_loc that receive a translated location; the rest
@@ -54,14 +75,26 @@ FUSED_FN int64_t fused_swa_out_programs(const fused_params *p) {
     return (p->out_len + FUSED_SWA_OUT_BLOCK - 1) / FUSED_SWA_OUT_BLOCK;
 }
 
+/* Row program i: the request's row r of req_to_token. */
+FUSED_FN int64_t fused_row_pool_index(FUSED_CTX *ctx, int64_t i) {
+    const fused_params *p = FUSED_P(ctx);
+    return FUSED_READ(ctx, FUSED_BUF_REQ_POOL_INDICES, p->req_pool_indices, i, p->bs);
+}
+
 /* Row program i, first part: cache_seqlens[i]; returns the request's row r
  * of req_to_token. */
 FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
     const fused_params *p = FUSED_P(ctx);
     int64_t seq = FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, i, p->bs);
+#if defined(GMFUZZ_FAULT_CACHE_SEQLENS_NO_OFFSET)
+    /* PLANTED FAULT cache_seqlens_no_offset: the mode's offset is forgotten. */
+    FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
+                fused_low32((uint64_t)seq));
+#else
     FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
                 fused_low32((uint64_t)seq + (uint64_t)p->seqlen_offset));
-    return FUSED_READ(ctx, FUSED_BUF_REQ_POOL_INDICES, p->req_pool_indices, i, p->bs);
+#endif
+    return fused_row_pool_index(ctx, i);
 }
 
 /* Row program i, page `page` (< max_seq_pages): the token at the page's
@@ -69,24 +102,43 @@ FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
  * row, as the kernel's pointer arithmetic does), and its page ids. */
 FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page) {
     const fused_params *p = FUSED_P(ctx);
+#if defined(GMFUZZ_FAULT_PAGE_LOOP_DROPS_PARTIAL_CHUNK)
+    /* PLANTED FAULT page_loop_drops_partial_chunk: the loop runs
+     * max_seq_pages / CHUNK whole chunks, truncating. */
+    if (page >= p->max_seq_pages / FUSED_FAULT_PAGE_CHUNK * FUSED_FAULT_PAGE_CHUNK) {
+        return;
+    }
+#endif
     /* int64 addressing that wraps instead of overflowing: the checked
      * execution then sees the wrapped index as out of bounds. */
+#if defined(GMFUZZ_FAULT_REQ_TO_TOKEN_WRONG_STRIDE)
+    /* PLANTED FAULT req_to_token_wrong_stride: the page table's row width
+     * passed as req_to_token's stride. */
+    int64_t flat = (int64_t)((uint64_t)r * (uint64_t)p->page_table_stride +
+                             (uint64_t)page * (uint64_t)p->page_size);
+#else
     int64_t flat = (int64_t)((uint64_t)r * (uint64_t)p->req_to_token_stride +
                              (uint64_t)page * (uint64_t)p->page_size);
+#endif
     int64_t tok = FUSED_READ(ctx, FUSED_BUF_REQ_TO_TOKEN, p->req_to_token, flat,
                              p->req_to_token_rows * p->req_to_token_stride);
     FUSED_WRITE_CELL(ctx, FUSED_BUF_PAGE_TABLE, p->page_table, i, page, p->page_table_stride,
-                     p->bs, (int32_t)(tok / p->page_size));
+                     p->bs, (int32_t)fused_div_trunc(tok, p->page_size));
     if (p->swa_page_table == 0) {
         return;
     }
+#if defined(GMFUZZ_FAULT_TOK_GUARD_DROPPED)
+    /* PLANTED FAULT tok_guard_dropped: the sentinel is looked up too. */
+    int64_t swa = FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok, p->swa_mapping_len);
+#else
     /* A negative slot is the "no slot" sentinel: -1 without a lookup. */
     int64_t swa = tok >= 0 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
                                         p->swa_mapping_len)
                            : -1;
+#endif
     FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
                      p->page_table_stride, p->bs,
-                     swa < 0 ? -1 : fused_low32((uint64_t)(swa / p->page_size)));
+                     swa < 0 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
 }
 
 /* Scan program: the k-th term of the cu_seqlens_k prefix sum,
@@ -94,7 +146,12 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
 FUSED_FN uint32_t fused_scan_k_term(FUSED_CTX *ctx, int64_t k) {
     const fused_params *p = FUSED_P(ctx);
     int64_t seq = FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, k, p->bs);
+#if defined(GMFUZZ_FAULT_SCAN_NO_SEQLEN_OFFSET)
+    /* PLANTED FAULT scan_no_seqlen_offset: the offset is left out. */
+    return (uint32_t)(uint64_t)seq;
+#else
     return (uint32_t)(uint64_t)seq + (uint32_t)(uint64_t)p->seqlen_offset;
+#endif
 }
 
 /* Scan program: the k-th term of the cu_seqlens_q prefix sum (cumsum mode). */
@@ -106,17 +163,49 @@ FUSED_FN uint32_t fused_scan_q_term(FUSED_CTX *ctx, int64_t k) {
     return (uint32_t)FUSED_READ(ctx, FUSED_BUF_QLENS, p->qlens, k, p->bs);
 }
 
+#if defined(GMFUZZ_FAULT_SCAN_FIRST_WARP_ONLY) || defined(GMFUZZ_FAULT_SCAN_FIRST_BLOCK_ONLY)
+#if defined(GMFUZZ_FAULT_SCAN_FIRST_WARP_ONLY)
+#define FUSED_FAULT_SCAN_SEGMENT FUSED_FAULT_WARP_ROWS
+#else
+#define FUSED_FAULT_SCAN_SEGMENT FUSED_FAULT_BLOCK_ROWS
+#endif
+/* PLANTED FAULT scan_first_warp_only, PLANTED FAULT scan_first_block_only:
+ * the carry into row k's segment is lost, so the sums restart at every
+ * segment. Recomputed here from the terms, so the CPU shows it too. */
+FUSED_FN void fused_fault_segment_sums(FUSED_CTX *ctx, int64_t k, uint32_t *k_sum,
+                                       uint32_t *q_sum) {
+    *k_sum = 0;
+    *q_sum = 0;
+    for (int64_t j = k - k % FUSED_FAULT_SCAN_SEGMENT; j <= k; j++) {
+        *k_sum += fused_scan_k_term(ctx, j);
+        *q_sum += fused_scan_q_term(ctx, j);
+    }
+}
+#endif
+
 /* Scan program: stores the inclusive sums up to row k. */
 FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32_t q_sum) {
     const fused_params *p = FUSED_P(ctx);
+#if defined(GMFUZZ_FAULT_SCAN_EXCLUSIVE)
+    /* PLANTED FAULT scan_exclusive: row k's own term is not included. */
+    k_sum -= fused_scan_k_term(ctx, k);
+#elif defined(GMFUZZ_FAULT_SCAN_FIRST_WARP_ONLY) || defined(GMFUZZ_FAULT_SCAN_FIRST_BLOCK_ONLY)
+    fused_fault_segment_sums(ctx, k, &k_sum, &q_sum);
+#endif
     FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_K, p->cu_seqlens_k, k + 1, p->bs + 1,
                 fused_low32(k_sum));
     if (p->q_mode == FUSED_Q_CUMSUM) {
         FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
                     fused_low32(q_sum));
     } else if (p->q_mode == FUSED_Q_STRIDED) {
+#if defined(GMFUZZ_FAULT_STRIDED_Q_OFF_BY_ONE)
+        /* PLANTED FAULT strided_q_off_by_one: k strides instead of k + 1. */
+        FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
+                    fused_low32((uint64_t)k * (uint64_t)p->q_stride));
+#else
         FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
                     fused_low32((uint64_t)(k + 1) * (uint64_t)p->q_stride));
+#endif
     }
 }
 
@@ -126,11 +215,28 @@ FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32
 FUSED_FN void fused_swa_out_slot(FUSED_CTX *ctx, int64_t t) {
     const fused_params *p = FUSED_P(ctx);
     int64_t value = 0;
+#if defined(GMFUZZ_FAULT_SWA_OUT_IGNORES_NUM_OUT_TOKENS)
+    /* PLANTED FAULT swa_out_ignores_num_out_tokens: bounded by out_len
+     * alone whenever out_cache_loc is given. */
+    if (p->out_cache_loc != 0 && t < p->out_len) {
+#else
     if (t < fused_num_out_tokens(p)) {
+#endif
         int64_t loc = FUSED_READ(ctx, FUSED_BUF_OUT_CACHE_LOC, p->out_cache_loc, t, p->n_out);
+#if defined(GMFUZZ_FAULT_LOC_GUARD_DROPPED)
+        /* PLANTED FAULT loc_guard_dropped: the sentinel is looked up too. */
+        value = FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc, p->swa_mapping_len);
+#else
         value = loc < 0 ? -1
                         : FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc,
                                      p->swa_mapping_len);
+#endif
     }
+#if defined(GMFUZZ_FAULT_SWA_OUT_NO_ZERO_PAD)
+    /* PLANTED FAULT swa_out_no_zero_pad: the tail keeps its old contents. */
+    else {
+        return;
+    }
+#endif
     FUSED_WRITE(ctx, FUSED_BUF_SWA_OUT_CACHE_LOC, p->swa_out_cache_loc, t, p->out_len, value);
 }

@@ -1,0 +1,235 @@
+/* gmfuzz minimize CASE.json -o REPRO.json [--baseline FILE] [--max-runs N]
+ *     [--backend B] [--compare live|strict] [reader limits]
+ *
+ * Shrinks a failing case (a case, a vector's case or a reproducer's case)
+ * keeping its signature (triage/gm_minimize.h), and writes the result as a
+ * complete gmfuzz-repro-v1, checked by replaying it before the command
+ * reports success. The flags of this command alone are taken out of argv
+ * here; the shared ones go to cli_options.
+ *
+ * Exit codes: 0 the reproducer is written; 1 the case shows no difference
+ * (nothing to minimize, nothing written); 2 usage; 3 unreadable input or
+ * baseline; 4 the backend failed, or the written reproducer did not replay.
+ */
+#include "cmd_minimize.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_options.h"
+#include "gm_baseline.h"
+#include "gm_minimize.h"
+#include "gm_replay.h"
+#include "gm_repro.h"
+#include "gm_run.h"
+
+typedef struct {
+    cli_options common;
+    const char *output;
+    const char *baseline;
+    size_t max_runs;      /* 0: no limit */
+    bool compare_given;   /* else a reproducer's own level is used */
+} cmd_minimize_options;
+
+static bool cmd_minimize_runs(const char *text, size_t *out) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = text != NULL ? strtoull(text, &end, 10) : 0;
+    if (text == NULL || errno != 0 || end == text || *end != '\0' || text[0] == '-') {
+        fprintf(stderr, "gmfuzz minimize: --max-runs takes a number of runs (0: no limit)\n");
+        return false;
+    }
+    *out = (size_t)v;
+    return true;
+}
+
+/* Takes this command's own flags out of argv (into `rest`), then parses
+ * the shared ones. */
+static bool cmd_minimize_parse(int argc, char **argv, cmd_minimize_options *o, char **rest,
+                               const char **paths) {
+    memset(o, 0, sizeof *o);
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = strcmp(flag, "-o") == 0 || strcmp(flag, "--output") == 0 ||
+                           strcmp(flag, "--baseline") == 0 || strcmp(flag, "--max-runs") == 0;
+        if (takes_value && value == NULL) {
+            fprintf(stderr, "gmfuzz minimize: %s needs a value\n", flag);
+            return false;
+        }
+        if (strcmp(flag, "-o") == 0 || strcmp(flag, "--output") == 0) {
+            o->output = value;
+        } else if (strcmp(flag, "--baseline") == 0) {
+            o->baseline = value;
+        } else if (strcmp(flag, "--max-runs") == 0) {
+            if (!cmd_minimize_runs(value, &o->max_runs)) {
+                return false;
+            }
+        } else {
+            o->compare_given = o->compare_given || strcmp(flag, "--compare") == 0;
+            rest[n++] = argv[i];
+            continue;
+        }
+        i++;
+    }
+    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+        return false;
+    }
+    if (o->common.n_paths != 1 || o->output == NULL) {
+        fprintf(stderr, "gmfuzz minimize: takes one CASE.json and -o REPRO.json "
+                        "(see gmfuzz --help)\n");
+        return false;
+    }
+    return true;
+}
+
+static double cmd_minimize_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The reproducer's origin: the input reproducer's, or this command's. */
+static gm_repro_origin cmd_minimize_origin(const gm_doc *doc) {
+    gm_repro_origin origin = {"minimize", 0, true, NULL};
+    if (doc->kind == GM_DOC_REPRO && doc->repro.has_found) {
+        origin.found_by = doc->repro.found_by;
+        origin.execs = doc->repro.found_execs;
+        origin.found_at = doc->repro.found_at;
+    }
+    return origin;
+}
+
+static void cmd_minimize_print_sizes(const char *when, const gm_case *c) {
+    printf("%s: bs %zu, pool %zu x %zu, max_context_len %d, mapping %zu, out_cache_loc %zu\n",
+           when, c->bs, c->pool, c->width, (int)c->max_context_len,
+           c->has_swa ? c->swa.mapping_len : 0,
+           c->has_swa && c->swa.out_cache_loc != NULL ? c->swa.n_out : 0);
+}
+
+static void cmd_minimize_print_known(const cmd_minimize_options *o, const gm_baseline *known,
+                                     const gm_finding *f) {
+    if (known == NULL) {
+        return;
+    }
+    printf("baseline %s: %s\n", o->baseline,
+           gm_baseline_is_known(known, f) ? "known" : "NEW (not in the baseline)");
+}
+
+/* Reads the written reproducer back and replays it: what the command
+ * promises, checked rather than assumed. */
+static bool cmd_minimize_verify(gm_backend *b, const cmd_minimize_options *o) {
+    gm_doc doc;
+    gm_error err = {0};
+    gm_replay_outcome outcome = {0};
+    bool ok = gm_json_read_file(o->output, &o->common.limits, &doc, &err) &&
+              gm_replay_doc(b, &doc, o->common.compare, &outcome, &err);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz minimize: %s\n", err.msg);
+    } else if (!outcome.passed) {
+        fprintf(stderr, "gmfuzz minimize: %s does not replay: %s\n", o->output, outcome.message);
+    }
+    gm_doc_free(&doc);
+    return ok && outcome.passed;
+}
+
+/* Minimizes doc's case for `target` and writes the reproducer. */
+static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_doc *doc,
+                              gm_compare level, const gm_finding *target) {
+    gm_minimize_stats stats = {o->max_runs, 0};
+    gm_error err = {0};
+    gm_run_result r;
+    gm_finding f;
+    gm_run_result_init(&r);
+    double start = cmd_minimize_now();
+    bool ok = gm_minimize(b, level, target, &doc->c, &stats, &err) &&
+              gm_run_case(b, &doc->c, level, &r, &err);
+    double seconds = cmd_minimize_now() - start;
+    if (ok) {
+        gm_classify(&doc->c, &r, &f);
+        gm_repro_origin origin = cmd_minimize_origin(doc);
+        ok = gm_repro_write(o->output, &doc->c, &r, &f, gm_backend_kind_of(b), &origin, &err);
+    }
+    gm_run_result_free(&r);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz minimize: %s\n", err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    cmd_minimize_print_sizes("after", &doc->c);
+    printf("%zu runs, %.2f s; signature %s\n", stats.runs, seconds, f.signature);
+    if (!cmd_minimize_verify(b, o)) {
+        return CLI_EXIT_BACKEND;
+    }
+    printf("wrote %s\n", o->output);
+    return CLI_EXIT_OK;
+}
+
+/* Classifies the case as given, then minimizes it when it fails. */
+static int cmd_minimize_doc(gm_backend *b, const cmd_minimize_options *o,
+                            const gm_baseline *known, gm_doc *doc) {
+    gm_compare level = o->common.compare;
+    if (doc->kind == GM_DOC_REPRO && !o->compare_given) {
+        level = doc->repro.verdict.compare;
+    }
+    gm_run_result r;
+    gm_finding target;
+    gm_error err = {0};
+    gm_run_result_init(&r);
+    bool ran = gm_run_case(b, &doc->c, level, &r, &err);
+    if (ran) {
+        gm_classify(&doc->c, &r, &target);
+    }
+    gm_run_result_free(&r);
+    if (!ran) {
+        fprintf(stderr, "gmfuzz minimize: %s: %s\n", o->common.paths[0], err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    if (target.status == GM_STATUS_MATCH) {
+        fprintf(stderr, "gmfuzz minimize: %s: the two sides match at %s: nothing to minimize\n",
+                o->common.paths[0], gm_compare_name(level));
+        return CLI_EXIT_FINDING;
+    }
+    printf("signature: %s (at %s)\n", target.signature, gm_compare_name(level));
+    cmd_minimize_print_known(o, known, &target);
+    cmd_minimize_print_sizes("before", &doc->c);
+    return cmd_minimize_write(b, o, doc, level, &target);
+}
+
+static int cmd_minimize_run(const cmd_minimize_options *o) {
+    gm_doc doc;
+    gm_error err = {0};
+    gm_baseline *known = NULL;
+    gm_backend *b = NULL;
+    int rc = CLI_EXIT_INPUT;
+    if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err) ||
+        (o->baseline != NULL && !gm_baseline_load(o->baseline, &known, &err))) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+    } else if (!cli_options_open_backend(&o->common, &b)) {
+        rc = CLI_EXIT_BACKEND;
+    } else {
+        rc = cmd_minimize_doc(b, o, known, &doc);
+    }
+    gm_backend_close(b);
+    gm_baseline_free(known);
+    gm_doc_free(&doc);
+    return rc;
+}
+
+int cmd_minimize_main(int argc, char **argv) {
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    cmd_minimize_options o;
+    int rc = CLI_EXIT_USAGE;
+    if (rest == NULL || paths == NULL) {
+        rc = CLI_EXIT_BACKEND;
+    } else if (cmd_minimize_parse(argc, argv, &o, rest, paths)) {
+        rc = cmd_minimize_run(&o);
+    }
+    free(rest);
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,109 @@
+/* fuzz_check: run, classify, decide; save a failure before returning.
+ *
+ * This runs on every fuzz input, so the path of an input that matches or
+ * differs in a known way does nothing beyond the run and the classifier:
+ * no file, no allocation of its own. Only a failure pays for a directory
+ * check and a reproducer file.
+ */
+#include "fuzz_check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gm_repro.h"
+#include "gm_run.h"
+
+/* Creates `dir` and its missing parents (mkdir -p). */
+static bool fuzz_check_make_dir(const char *dir, gm_error *err) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        return gm_error_set(err, GM_ERR_IO, "%s: path too long", dir);
+    }
+    for (char *p = path + 1; *p != '\0'; p++) {
+        if (*p != '/') {
+            continue;
+        }
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", dir, path,
+                                strerror(errno));
+        }
+        *p = '/';
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot create it: %s", dir, strerror(errno));
+    }
+    return true;
+}
+
+/* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
+ * on every machine and build. */
+static uint64_t fuzz_check_hash(const char *s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s != '\0'; s++) {
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* <dir>/failure-<hash of the signature>-<pid>-<execs>.json: one file per
+ * signature and moment, and parallel jobs (pids) never collide. */
+static void fuzz_check_failure_path(const fuzz_check_config *cfg, const gm_finding *f, char *buf,
+                                    size_t size) {
+    snprintf(buf, size, "%s/failure-%016" PRIx64 "-%ld-%" PRIu64 ".json", cfg->failure_dir,
+             fuzz_check_hash(f->signature), (long)getpid(), cfg->execs);
+}
+
+/* Writes the unminimized reproducer; a failure to write is reported here
+ * and does not change the verdict (the harness still aborts on it). */
+static void fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
+                            const gm_run_result *r, const gm_finding *f) {
+    char path[4200];
+    gm_error err = {0};
+    gm_repro_origin origin = {
+        .found_by = cfg->engine != NULL ? cfg->engine : "fuzz",
+        .execs = cfg->execs,
+        .minimized = false,
+    };
+    fuzz_check_failure_path(cfg, f, path, sizeof path);
+    if (!fuzz_check_make_dir(cfg->failure_dir, &err) ||
+        !gm_repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
+        fprintf(stderr, "gmfuzz: could not save the failure %s: %s\n", f->signature, err.msg);
+    }
+}
+
+static fuzz_check_result fuzz_check_decide(const fuzz_check_config *cfg, const gm_finding *f) {
+    if (f->status == GM_STATUS_MATCH) {
+        return FUZZ_CHECK_MATCH;
+    }
+    if (!cfg->strict_baseline && gm_baseline_is_known(cfg->baseline, f)) {
+        return FUZZ_CHECK_KNOWN;
+    }
+    return FUZZ_CHECK_FAILURE;
+}
+
+fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
+                                  gm_finding *finding) {
+    gm_finding local;
+    gm_finding *f = finding != NULL ? finding : &local;
+    gm_run_result r;
+    gm_run_result_init(&r);
+    gm_error err = {0};
+    if (!gm_run_case(cfg->backend, c, cfg->level, &r, &err)) {
+        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
+        gm_run_result_free(&r);
+        memset(f, 0, sizeof *f);
+        return FUZZ_CHECK_BROKEN;
+    }
+    gm_classify(c, &r, f);
+    fuzz_check_result result = fuzz_check_decide(cfg, f);
+    if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL) {
+        fuzz_check_save(cfg, c, &r, f);
+    }
+    gm_run_result_free(&r);
+    return result;
+}

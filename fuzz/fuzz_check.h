@@ -1,0 +1,42 @@
+/* fuzz_check: what every fuzzing harness (libFuzzer, AFL++) does with one
+ * decoded case: run both sides, classify, and decide whether it is a
+ * failure. A failure is written to disk (an unminimized gmfuzz-repro-v1 in
+ * the failure folder) BEFORE this returns, so nothing found is lost when
+ * the harness then aborts.
+ *
+ * A failure is a finding whose signature the baseline does not know
+ * (triage/gm_baseline.h), or, with strict_baseline, any non-match.
+ */
+#ifndef FUZZ_CHECK_H
+#define FUZZ_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gm_backend.h"
+#include "gm_baseline.h"
+#include "gm_case.h"
+#include "gm_classify.h"
+#include "gm_oracle.h"
+
+typedef struct {
+    gm_backend *backend;
+    gm_compare level;
+    const gm_baseline *baseline;
+    bool strict_baseline;
+    const char *failure_dir;  /* where failing cases are saved; NULL: not saved */
+    const char *engine;       /* "libfuzzer", "afl++": recorded in found.by */
+    uint64_t execs;           /* caller's running count: recorded in found.execs */
+} fuzz_check_config;
+
+typedef enum {
+    FUZZ_CHECK_MATCH,     /* the two sides agree */
+    FUZZ_CHECK_KNOWN,     /* they differ in a known, accepted way */
+    FUZZ_CHECK_FAILURE,   /* a new signature: saved, the harness aborts */
+    FUZZ_CHECK_BROKEN,    /* the harness itself failed (device, memory) */
+} fuzz_check_result;
+
+fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
+                                  gm_finding *finding);
+
+#endif

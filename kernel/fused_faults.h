@@ -1,0 +1,78 @@
+/* fused_faults: the catalogue of planted faults, gmfuzz's self-test.
+ *
+ * A tree configured with -DGMFUZZ_FAULT=<name> compiles the fused kernel
+ * with exactly ONE of these realistic fusion bugs: CMake defines
+ * GMFUZZ_FAULT_<NAME> (upper case) for the kernel targets only, and
+ * fused_program.h holds each fault as a marked `#if defined(...)`
+ * alternative next to the correct code. The CPU and the CUDA executions
+ * both include fused_program.h, so a fault shows on both; faults about the
+ * GPU's block structure (a scan carry lost between warps or blocks) are
+ * written in the element functions, so the CPU shows them too.
+ *
+ * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh) builds
+ * the libFuzzer target once per fault and checks that the fuzzer finds it
+ * within a fixed exec budget, with a signature that corpus/known.json does
+ * not list.
+ *
+ * Each entry is X(name, "what the bug does", "the SPEC behaviour it
+ * breaks") and starts on a line of its own with `X(name,`:
+ * kernel/CMakeLists.txt reads the names from this file to validate
+ * GMFUZZ_FAULT, so keep that form.
+ *
+ * Deliberately absent: truncating swa_out_cache_loc to int32. The legacy
+ * path truncates too (SPEC section 4, swa_int32_truncation), so that bug
+ * makes the fused side AGREE with the reference: a differential oracle
+ * against legacy cannot see it, and no fuzzer of this design can.
+ */
+#ifndef FUSED_FAULTS_H
+#define FUSED_FAULTS_H
+
+#define FUSED_FAULTS(X)                                                                            \
+    X(scan_exclusive,                                                                              \
+      "cu_seqlens_k[1+k] gets the sum of rows 0..k-1: an exclusive scan",                          \
+      "SPEC 3 scan: cu_seqlens_k[1+k] is the inclusive sum over j <= k")                           \
+    X(scan_first_warp_only,                                                                        \
+      "the scan carry is dropped between warps: the sum restarts every 32 rows",                   \
+      "SPEC 3 scan: the prefix sum runs over all bs rows (breaks from row 32)")                    \
+    X(scan_first_block_only,                                                                       \
+      "the scan carry is dropped between 256-row chunks: the sum restarts at row 256",             \
+      "SPEC 3 scan: the prefix sum runs over all bs rows (breaks from row 256)")                   \
+    X(scan_no_seqlen_offset,                                                                       \
+      "the scan sums int32(seq_lens[j]) without the mode's seqlen_offset",                         \
+      "SPEC 3 scan: each term is int32(seq[j]) + seqlen_offset (draft_decode, target_verify)")     \
+    X(cache_seqlens_no_offset,                                                                     \
+      "the row program writes int32(seq_lens[i]) without seqlen_offset",                           \
+      "SPEC 3 row program: cache_seqlens[i] = int32(seq[i] + seqlen_offset)")                      \
+    X(strided_q_off_by_one,                                                                        \
+      "draft_extend_v2 writes cu_seqlens_q[1+k] = k * q_stride",                                   \
+      "SPEC 3 scan: cu_seqlens_q[1+k] = int32((k+1) * q_stride)")                                  \
+    X(page_loop_drops_partial_chunk,                                                               \
+      "pages go in chunks of 8 and the chunk count truncates: the last partial chunk is never "    \
+      "written",                                                                                   \
+      "SPEC 3 row program: every page p < max_seq_pages is written")                               \
+    X(req_to_token_wrong_stride,                                                                   \
+      "req_to_token is addressed with the page table's row width instead of its own",              \
+      "SPEC 3 row program: tok = req_to_token_flat[r*W + p*P]")                                    \
+    X(tok_guard_dropped,                                                                           \
+      "the SWA page table looks up mapping[tok] without the tok >= 0 guard",                       \
+      "SPEC 3 row program: a negative tok gives -1 without a lookup (else mapping[-1] is read "    \
+      "out of bounds)")                                                                            \
+    X(swa_out_no_zero_pad,                                                                         \
+      "slots past num_out_tokens are left as they were instead of zeroed",                         \
+      "SPEC 3 SWA-out: swa_out_cache_loc[t] = 0 for t >= num_out_tokens (the zero-padded tail)")   \
+    X(swa_out_ignores_num_out_tokens,                                                              \
+      "every slot t < out_len is translated, reading out_cache_loc past its n entries",            \
+      "SPEC 3 SWA-out: only t < num_out_tokens = min(out_len, n) reads out_cache_loc")             \
+    X(loc_guard_dropped,                                                                           \
+      "the SWA-out program looks up mapping[loc] without the loc < 0 guard",                       \
+      "SPEC 3 SWA-out: a negative loc gives -1 without a lookup (else mapping[-1] is read out "    \
+      "of bounds)")
+
+/* The scan faults' segment lengths: a CUDA warp, and the scan program's
+ * block (FUSED_CUDA_THREADS rows per chunk). */
+#define FUSED_FAULT_WARP_ROWS 32
+#define FUSED_FAULT_BLOCK_ROWS 256
+/* page_loop_drops_partial_chunk: pages handled per loop step. */
+#define FUSED_FAULT_PAGE_CHUNK 8
+
+#endif

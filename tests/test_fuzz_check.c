@@ -1,0 +1,180 @@
+/* fuzz_check: match, known and failure decisions, and the reproducer a
+ * failure leaves behind (before the check returns).
+ *
+ *   test_fuzz_check KNOWN_JSON SCRATCH_DIR
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_check.h"
+#include "gm_json.h"
+#include "gm_replay.h"
+#include "gm_test.h"
+#include "triage_cases.h"
+
+static gm_backend *cpu;
+static gm_baseline *known;
+static gm_baseline *nothing_known; /* gm_baseline_empty: every difference is new */
+static const char *scratch;
+
+static fuzz_check_config config(const char *dir) {
+    fuzz_check_config cfg = {
+        .backend = cpu, .level = GM_COMPARE_LIVE, .baseline = known, .strict_baseline = false,
+        .failure_dir = dir, .engine = "libfuzzer", .execs = 77,
+    };
+    return cfg;
+}
+
+/* Files in `dir` whose names start with "failure-". */
+static size_t count_failures(const char *dir, char *last, size_t size) {
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, "failure-", 8) == 0) {
+            snprintf(last, size, "%s/%s", dir, e->d_name);
+            n++;
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return n;
+}
+
+/* Tests run again in the same build tree: start from an empty folder. */
+static void clear_failures(const char *dir) {
+    char path[1024];
+    while (count_failures(dir, path, sizeof path) > 0) {
+        CHECK(unlink(path) == 0);
+    }
+}
+
+static void negative_token(gm_case *c) {
+    tc_case(c, GM_MODE_DECODE, 16, 16, 1, 1, 5);
+    c->req_to_token[0] = -1;
+}
+
+/* Two rows, q_stride -2: cu_seqlens_q broadcasts on the legacy side only
+ * (class negative_q_stride; new to a baseline that knows nothing). */
+static void negative_q_stride(gm_case *c) {
+    tc_case(c, GM_MODE_DRAFT_EXTEND_V2, 1, 1, 1, 2, 1);
+    c->q_stride = -2;
+}
+
+static void test_match_and_known_write_nothing(void) {
+    char dir[512], last[1024];
+    snprintf(dir, sizeof dir, "%s/fuzz-check-quiet", scratch);
+    fuzz_check_config cfg = config(dir);
+    gm_case c;
+    gm_finding f;
+    tc_case(&c, GM_MODE_DECODE, 16, 16, 1, 1, 5);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_MATCH);
+    CHECK_EQ_I64(f.status, GM_STATUS_MATCH);
+    gm_case_free(&c);
+    negative_token(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_KNOWN);
+    CHECK(strcmp(f.signature, "decode|negative_token_rounding|page_table") == 0);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_KNOWN);
+    gm_case_free(&c);
+    CHECK(access(dir, F_OK) != 0); /* not even the folder */
+    CHECK_EQ_I64(count_failures(dir, last, sizeof last), 0);
+}
+
+/* A failure's reproducer: named by signature, pid and execs; complete;
+ * it replays. */
+static void test_failure_is_saved(void) {
+    char dir[512], last[1024], expected_tail[64];
+    snprintf(dir, sizeof dir, "%s/fuzz-check-saved/nested", scratch);
+    clear_failures(dir);
+    fuzz_check_config cfg = config(dir);
+    cfg.baseline = nothing_known;
+    gm_case c;
+    gm_finding f;
+    negative_q_stride(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_FAILURE);
+    CHECK(strcmp(f.signature, "draft_extend_v2|negative_q_stride|cu_seqlens_q") == 0);
+    CHECK_EQ_I64(count_failures(dir, last, sizeof last), 1);
+    snprintf(expected_tail, sizeof expected_tail, "-%ld-77.json", (long)getpid());
+    CHECK_STR_CONTAINS(last, expected_tail);
+    const char *slash = strrchr(last, '/');
+    const char *name = slash != NULL ? slash + 1 : last;
+    CHECK(strlen(name) == strlen("failure-") + 16 + strlen(expected_tail));
+    CHECK(strspn(name + 8, "0123456789abcdef") == 16);
+    /* the same signature at the same count: the same file, not a second */
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_FAILURE);
+    CHECK_EQ_I64(count_failures(dir, last, sizeof last), 1);
+    cfg.execs = 78;
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_FAILURE);
+    CHECK_EQ_I64(count_failures(dir, last, sizeof last), 2);
+
+    gm_doc doc;
+    gm_error err = {0};
+    gm_replay_outcome outcome = {0};
+    CHECK(gm_json_read_file(last, NULL, &doc, &err));
+    CHECK(gm_replay_doc(cpu, &doc, GM_COMPARE_LIVE, &outcome, &err) && outcome.passed);
+    CHECK(doc.kind == GM_DOC_REPRO && !doc.repro.minimized);
+    CHECK_STR_CONTAINS(doc.repro.found_by, "libfuzzer");
+    CHECK(strcmp(doc.repro.signature, f.signature) == 0);
+    CHECK(doc.repro.n_classes == 1 && strcmp(doc.repro.classes[0], "negative_q_stride") == 0);
+    gm_doc_free(&doc);
+    gm_case_free(&c);
+}
+
+static void test_strict_baseline_fails_known(void) {
+    char dir[512], last[1024];
+    snprintf(dir, sizeof dir, "%s/fuzz-check-strict", scratch);
+    clear_failures(dir);
+    fuzz_check_config cfg = config(dir);
+    cfg.strict_baseline = true;
+    gm_case c;
+    negative_token(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_FAILURE);
+    CHECK_EQ_I64(count_failures(dir, last, sizeof last), 1);
+    cfg.strict_baseline = false;
+    cfg.baseline = NULL; /* no baseline: nothing is known */
+    cfg.failure_dir = NULL; /* and nothing saved */
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_FAILURE);
+    gm_case_free(&c);
+}
+
+/* A folder that cannot be created: reported, and still a failure. */
+static void test_unwritable_folder(void) {
+    char file[512], dir[600];
+    snprintf(file, sizeof file, "%s/fuzz-check-a-file", scratch);
+    FILE *f = fopen(file, "w");
+    CHECK(f != NULL);
+    if (f != NULL) {
+        fclose(f);
+    }
+    snprintf(dir, sizeof dir, "%s/below", file);
+    fuzz_check_config cfg = config(dir);
+    cfg.baseline = nothing_known;
+    gm_case c;
+    negative_q_stride(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_FAILURE);
+    gm_case_free(&c);
+}
+
+int main(int argc, char **argv) {
+    gm_error err = {0};
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_fuzz_check KNOWN_JSON SCRATCH_DIR\n");
+        return 2;
+    }
+    scratch = argv[2];
+    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err) || !gm_baseline_load(argv[1], &known, &err) ||
+        !gm_baseline_empty(&nothing_known, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    GM_RUN(test_match_and_known_write_nothing);
+    GM_RUN(test_failure_is_saved);
+    GM_RUN(test_strict_baseline_fails_known);
+    GM_RUN(test_unwritable_folder);
+    gm_baseline_free(known);
+    gm_baseline_free(nothing_known);
+    gm_backend_close(cpu);
+    GM_TEST_END();
+}

@@ -1,0 +1,386 @@
+/* gm_baseline: loads and queries the baseline of accepted differences.
+ *
+ * The loader is as strict as the document readers in core/: every problem
+ * is one message naming the file, the field and the index
+ * ("known.json: classes[2].decision: expected accepted, bug or wontfix,
+ * found \"maybe\""). A listed signature must be in the canonical form that
+ * gm_finding_sign writes, or it could never match a finding: a typo there
+ * would silently turn a known difference back into a failure.
+ */
+#include "gm_baseline.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gm_jsonint.h"
+
+#define GM_BASELINE_FORMAT "gmfuzz-known-v1"
+/* A baseline is a short hand-written list; anything bigger is a mistake. */
+#define GM_BASELINE_MAX_BYTES ((size_t)16 << 20)
+
+typedef struct {
+    char *signature;
+    gm_decision decision;
+} gm_baseline_entry;
+
+struct gm_baseline {
+    bool class_listed[GM_CLASS_COUNT];
+    gm_decision class_decision[GM_CLASS_COUNT];
+    gm_baseline_entry *entries;
+    size_t n_entries;
+};
+
+/* Where the loader is, for messages: "<file>: <list>[<index>].<field>". */
+typedef struct {
+    const char *path;
+    const char *list;
+    size_t index;
+    gm_error *err;
+} gm_baseline_where;
+
+static const char *const gm_baseline_decision_names[] = {"accepted", "bug", "wontfix"};
+
+__attribute__((format(printf, 3, 4)))
+static bool gm_baseline_fail(const gm_baseline_where *w, const char *field, const char *fmt, ...) {
+    char problem[GM_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    va_end(ap);
+    if (w->list == NULL) {
+        return gm_error_set(w->err, GM_ERR_FORMAT, "%s: %s: %s", w->path, field, problem);
+    }
+    return gm_error_set(w->err, GM_ERR_FORMAT, "%s: %s[%zu].%s: %s", w->path, w->list, w->index,
+                        field, problem);
+}
+
+bool gm_baseline_empty(gm_baseline **out, gm_error *err) {
+    *out = calloc(1, sizeof **out);
+    return *out != NULL || gm_error_set(err, GM_ERR_MEMORY, "out of memory for a baseline");
+}
+
+void gm_baseline_free(gm_baseline *b) {
+    if (b == NULL) {
+        return;
+    }
+    for (size_t k = 0; k < b->n_entries; k++) {
+        free(b->entries[k].signature);
+    }
+    free(b->entries);
+    free(b);
+}
+
+/* ---- fields ------------------------------------------------------------ */
+
+/* A required string member; `found` quotes hostile text safely. */
+static bool gm_baseline_string(const gm_baseline_where *w, const cJSON *obj, const char *field,
+                               const char **out) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, field);
+    if (item == NULL) {
+        return gm_baseline_fail(w, field, "missing");
+    }
+    if (!cJSON_IsString(item) || item->valuestring == NULL) {
+        return gm_baseline_fail(w, field, "expected a string, found %s",
+                                gm_jsonint_type_name(item));
+    }
+    *out = item->valuestring;
+    return true;
+}
+
+static bool gm_baseline_decision(const gm_baseline_where *w, const cJSON *obj, gm_decision *out) {
+    const char *text = NULL;
+    if (!gm_baseline_string(w, obj, "decision", &text)) {
+        return false;
+    }
+    for (int d = GM_DECISION_ACCEPTED; d <= GM_DECISION_WONTFIX; d++) {
+        if (strcmp(text, gm_baseline_decision_names[d]) == 0) {
+            *out = (gm_decision)d;
+            return true;
+        }
+    }
+    char quoted[64];
+    gm_jsonint_quote(text, quoted, sizeof quoted);
+    return gm_baseline_fail(w, "decision", "expected accepted, bug or wontfix, found %s", quoted);
+}
+
+/* A person's reason is part of every entry: a bare "accepted" says nothing. */
+static bool gm_baseline_explanation(const gm_baseline_where *w, const cJSON *obj) {
+    const char *text = NULL;
+    if (!gm_baseline_string(w, obj, "explanation", &text)) {
+        return false;
+    }
+    return text[0] != '\0' || gm_baseline_fail(w, "explanation", "is empty");
+}
+
+/* ---- signatures ---------------------------------------------------------- */
+
+/* Parses one '+'-joined list of names (or "-") into a bit mask. */
+static bool gm_baseline_parse_names(char *list, int count, const char *(*name)(int),
+                                    unsigned *mask) {
+    *mask = 0;
+    if (strcmp(list, "-") == 0) {
+        return true;
+    }
+    for (char *part = list; part != NULL;) {
+        char *next = strchr(part, '+');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+        int k = 0;
+        while (k < count && strcmp(part, name(k)) != 0) {
+            k++;
+        }
+        if (k == count) {
+            return false;
+        }
+        *mask |= 1u << k;
+        part = next;
+    }
+    return true;
+}
+
+static const char *gm_baseline_class_at(int k) { return gm_class_name((gm_class)k); }
+static const char *gm_baseline_buf_at(int k) { return gm_buf_name((gm_buf_id)k); }
+
+/* "mode|classes|buffers" back into a finding; false when a part is unknown. */
+static bool gm_baseline_parse_signature(const char *text, gm_finding *f) {
+    char copy[GM_SIGNATURE_MAX];
+    if (strlen(text) >= sizeof copy) {
+        return false;
+    }
+    strcpy(copy, text);
+    char *classes = strchr(copy, '|');
+    char *buffers = classes != NULL ? strchr(classes + 1, '|') : NULL;
+    if (buffers == NULL || strchr(buffers + 1, '|') != NULL) {
+        return false;
+    }
+    *classes++ = '\0';
+    *buffers++ = '\0';
+    memset(f, 0, sizeof *f);
+    return gm_mode_from_name(copy, &f->mode) &&
+           gm_baseline_parse_names(classes, GM_CLASS_COUNT, gm_baseline_class_at, &f->classes) &&
+           gm_baseline_parse_names(buffers, GM_BUF_COUNT, gm_baseline_buf_at, &f->buffers);
+}
+
+/* A signature quoted whole when it is plain printable text of a sane
+ * length (so that the message shows all of it), else cut and escaped. */
+static void gm_baseline_quote_signature(const char *text, char *buf, size_t size) {
+    size_t n = strlen(text);
+    bool plain = n < GM_SIGNATURE_MAX;
+    for (size_t k = 0; plain && k < n; k++) {
+        plain = text[k] > ' ' && text[k] < 127 && text[k] != '"' && text[k] != '\\';
+    }
+    if (plain) {
+        snprintf(buf, size, "\"%s\"", text);
+    } else {
+        gm_jsonint_quote(text, buf, size);
+    }
+}
+
+static bool gm_baseline_signature(const gm_baseline_where *w, const cJSON *obj,
+                                  const char **out) {
+    gm_finding f;
+    char quoted[GM_SIGNATURE_MAX + 16];
+    if (!gm_baseline_string(w, obj, "signature", out)) {
+        return false;
+    }
+    gm_baseline_quote_signature(*out, quoted, sizeof quoted);
+    if (!gm_baseline_parse_signature(*out, &f)) {
+        return gm_baseline_fail(w, "signature",
+                                "%s is not MODE|CLASS+...|BUFFER+... with known names", quoted);
+    }
+    gm_finding_sign(&f);
+    if (strcmp(f.signature, *out) != 0) {
+        return gm_baseline_fail(w, "signature", "%s is not canonical; write it as \"%s\"", quoted,
+                                f.signature);
+    }
+    return true;
+}
+
+/* ---- lists ------------------------------------------------------------- */
+
+static bool gm_baseline_class_entry(gm_baseline *b, const gm_baseline_where *w,
+                                    const cJSON *item) {
+    const char *name = NULL;
+    gm_class k = GM_CLASS_UNCLASSIFIED;
+    gm_decision d = GM_DECISION_ACCEPTED;
+    char quoted[64];
+    if (!gm_baseline_string(w, item, "class", &name)) {
+        return false;
+    }
+    gm_jsonint_quote(name, quoted, sizeof quoted);
+    if (!gm_class_from_name(name, &k)) {
+        return gm_baseline_fail(w, "class", "unknown class %s", quoted);
+    }
+    if (k == GM_CLASS_UNCLASSIFIED) {
+        return gm_baseline_fail(w, "class", "unclassified differences cannot be accepted as a "
+                                            "class; list their signature instead");
+    }
+    if (b->class_listed[k]) {
+        return gm_baseline_fail(w, "class", "%s is listed twice", quoted);
+    }
+    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item)) {
+        return false;
+    }
+    b->class_listed[k] = true;
+    b->class_decision[k] = d;
+    return true;
+}
+
+static bool gm_baseline_signature_entry(gm_baseline *b, const gm_baseline_where *w,
+                                        const cJSON *item) {
+    const char *signature = NULL;
+    gm_decision d = GM_DECISION_ACCEPTED;
+    if (!gm_baseline_signature(w, item, &signature)) {
+        return false;
+    }
+    for (size_t k = 0; k < b->n_entries; k++) {
+        if (strcmp(b->entries[k].signature, signature) == 0) {
+            return gm_baseline_fail(w, "signature", "\"%s\" is listed twice", signature);
+        }
+    }
+    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item)) {
+        return false;
+    }
+    gm_baseline_entry *grown = realloc(b->entries, (b->n_entries + 1) * sizeof *grown);
+    char *copy = grown != NULL ? malloc(strlen(signature) + 1) : NULL;
+    if (grown != NULL) {
+        b->entries = grown;
+    }
+    if (copy == NULL) {
+        return gm_error_set(w->err, GM_ERR_MEMORY, "%s: out of memory", w->path);
+    }
+    gm_baseline_entry *e = &b->entries[b->n_entries];
+    e->signature = copy;
+    strcpy(copy, signature);
+    e->decision = d;
+    b->n_entries++;
+    return true;
+}
+
+typedef bool (*gm_baseline_entry_fn)(gm_baseline *b, const gm_baseline_where *w,
+                                     const cJSON *item);
+
+/* An optional array member whose elements are objects read by `entry`. */
+static bool gm_baseline_list(gm_baseline *b, const char *path, const cJSON *root,
+                             const char *list, gm_baseline_entry_fn entry, gm_error *err) {
+    gm_baseline_where w = {path, NULL, 0, err};
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, list);
+    if (arr == NULL) {
+        return true;
+    }
+    if (!cJSON_IsArray(arr)) {
+        return gm_baseline_fail(&w, list, "expected an array, found %s", gm_jsonint_type_name(arr));
+    }
+    w.list = list;
+    for (const cJSON *it = arr->child; it != NULL; it = it->next, w.index++) {
+        if (!cJSON_IsObject(it)) {
+            return gm_error_set(err, GM_ERR_FORMAT, "%s: %s[%zu]: expected an object, found %s",
+                                path, list, w.index, gm_jsonint_type_name(it));
+        }
+        if (!entry(b, &w, it)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- the document ------------------------------------------------------ */
+
+static bool gm_baseline_read_text(const char *path, char **text, size_t *len, gm_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    char *buf = malloc(GM_BASELINE_MAX_BYTES + 1);
+    size_t got = buf != NULL ? fread(buf, 1, GM_BASELINE_MAX_BYTES + 1, f) : 0;
+    bool failed = buf != NULL && ferror(f);
+    fclose(f);
+    if (buf == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory reading it", path);
+    }
+    if (failed || got > GM_BASELINE_MAX_BYTES) {
+        free(buf);
+        return gm_error_set(err, failed ? GM_ERR_IO : GM_ERR_LIMIT, "%s: %s", path,
+                            failed ? "cannot read it" : "larger than 16 MiB: not a baseline");
+    }
+    buf[got] = '\0'; /* cJSON checks for the terminator after the document */
+    *text = buf;
+    *len = got + 1;
+    return true;
+}
+
+static bool gm_baseline_read_doc(gm_baseline *b, const char *path, const cJSON *root,
+                                 gm_error *err) {
+    gm_baseline_where w = {path, NULL, 0, err};
+    const char *format = NULL;
+    if (!cJSON_IsObject(root)) {
+        return gm_error_set(err, GM_ERR_FORMAT, "%s: the document must be a JSON object, found %s",
+                            path, gm_jsonint_type_name(root));
+    }
+    if (!gm_baseline_string(&w, root, "format", &format)) {
+        return false;
+    }
+    if (strcmp(format, GM_BASELINE_FORMAT) != 0) {
+        char quoted[64];
+        gm_jsonint_quote(format, quoted, sizeof quoted);
+        return gm_baseline_fail(&w, "format", "expected \"" GM_BASELINE_FORMAT "\", found %s",
+                                quoted);
+    }
+    return gm_baseline_list(b, path, root, "classes", gm_baseline_class_entry, err) &&
+           gm_baseline_list(b, path, root, "signatures", gm_baseline_signature_entry, err);
+}
+
+bool gm_baseline_load(const char *path, gm_baseline **out, gm_error *err) {
+    *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (!gm_baseline_read_text(path, &text, &len, err)) {
+        return false;
+    }
+    gm_baseline *b = NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, true);
+    bool ok = root != NULL;
+    if (!ok) {
+        size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
+        gm_error_set(err, GM_ERR_FORMAT, "%s: JSON syntax error at byte %zu", path, at);
+    }
+    ok = ok && gm_baseline_empty(&b, err) && gm_baseline_read_doc(b, path, root, err);
+    cJSON_Delete(root);
+    free(text);
+    if (!ok) {
+        gm_baseline_free(b);
+        return false;
+    }
+    *out = b;
+    return true;
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+bool gm_baseline_is_known(const gm_baseline *b, const gm_finding *f) {
+    if (b == NULL || f->status == GM_STATUS_MATCH) {
+        return false;
+    }
+    for (size_t k = 0; k < b->n_entries; k++) {
+        if (strcmp(b->entries[k].signature, f->signature) == 0) {
+            return true;
+        }
+    }
+    if (f->classes == 0 || (f->classes & (1u << GM_CLASS_UNCLASSIFIED))) {
+        return false;
+    }
+    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+        if ((f->classes & (1u << k)) &&
+            !(b->class_listed[k] && b->class_decision[k] == GM_DECISION_ACCEPTED)) {
+            return false;
+        }
+    }
+    return true;
+}

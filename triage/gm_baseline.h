@@ -1,0 +1,33 @@
+/* gm_baseline: the accepted differences (corpus/known.json).
+ *
+ *   {"format": "gmfuzz-known-v1",
+ *    "classes":    [{"class": "stale_tail", "decision": "accepted",
+ *                    "explanation": "one line"}, ...],
+ *    "signatures": [{"signature": "decode|...|page_table",
+ *                    "decision": "accepted|bug|wontfix",
+ *                    "explanation": "one line"}, ...]}
+ *
+ * A finding is known when its signature is listed, or when every one of its
+ * classes is listed under "classes" with decision "accepted" (and it has no
+ * `unclassified` part). Everything else is new: a failure.
+ */
+#ifndef GM_BASELINE_H
+#define GM_BASELINE_H
+
+#include <stdbool.h>
+
+#include "gm_classify.h"
+#include "gm_error.h"
+
+typedef struct gm_baseline gm_baseline;
+
+typedef enum { GM_DECISION_ACCEPTED, GM_DECISION_BUG, GM_DECISION_WONTFIX } gm_decision;
+
+bool gm_baseline_load(const char *path, gm_baseline **out, gm_error *err);
+/* An empty baseline: nothing is known (what --strict-baseline uses). */
+bool gm_baseline_empty(gm_baseline **out, gm_error *err);
+void gm_baseline_free(gm_baseline *b);
+
+bool gm_baseline_is_known(const gm_baseline *b, const gm_finding *f);
+
+#endif

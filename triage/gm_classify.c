@@ -1,0 +1,436 @@
+/* gm_classify: each differing element gets the class whose cause is present
+ * in the inputs for that very element (SPEC section 4). The causes are
+ * recomputed here from the case alone (legacy's column count, the token a
+ * page-table cell was read from, the slot and its mapping value): the
+ * outputs only say THAT an element differs, never why, and the kernel's own
+ * out-of-bounds message is never trusted.
+ *
+ * Quantities that Python keeps as unbounded ints (M, msp) are held in
+ * __int128 as in reference/: int64 lengths plus an int32 offset cannot
+ * overflow it.
+ */
+#include "gm_classify.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef __int128 gm_classify_wide;
+
+static const char *const gm_classify_names[GM_CLASS_COUNT] = {
+    "stale_tail",
+    "stale_host_seqlens",
+    "negative_token_rounding",
+    "sentinel_wrap",
+    "sentinel_deep_negative",
+    "swa_int32_truncation",
+    "out_cache_loc_absent",
+    "legacy_raises",
+    "fused_out_of_bounds",
+    "narrow_max_seq_pages",
+    "seqlen_int32_wrap",
+    "negative_swa_mapping",
+    "negative_q_stride",
+    "unclassified",
+};
+
+/* What the causes of one run's differences are computed from. */
+typedef struct {
+    const gm_case *c;
+    size_t max_num_pages;
+    size_t cols;         /* page-table columns legacy writes (SPEC step 4) */
+    size_t fused_pages;  /* page-table columns fused writes (max_seq_pages) */
+    bool host_lags;      /* M comes from seq_lens_cpu, whose max is below seq_lens' */
+} gm_classify_ctx;
+
+const char *gm_class_name(gm_class k) {
+    return (unsigned)k < GM_CLASS_COUNT ? gm_classify_names[k] : "?";
+}
+
+bool gm_class_from_name(const char *name, gm_class *out) {
+    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+        if (strcmp(name, gm_classify_names[k]) == 0) {
+            *out = (gm_class)k;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- integer helpers (Python semantics, as legacy computes) ----------- */
+
+static gm_classify_wide gm_classify_floor_div(gm_classify_wide a, gm_classify_wide b) {
+    gm_classify_wide q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t gm_classify_max(const int64_t *values, size_t n) {
+    int64_t best = values[0];
+    for (size_t k = 1; k < n; k++) {
+        best = values[k] > best ? values[k] : best;
+    }
+    return best;
+}
+
+static bool gm_classify_outside_int32(int64_t v) { return v < INT32_MIN || v > INT32_MAX; }
+
+/* The low 32 bits as a signed int32 (what an int32 store keeps), without an
+ * implementation-defined conversion. */
+static int32_t gm_classify_low32(uint64_t v) {
+    uint32_t u = (uint32_t)v;
+    return u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 0x80000000u) + INT32_MIN;
+}
+
+/* Python index `index` into a sequence of `len`: false outside [-len, len). */
+static bool gm_classify_wrap(int64_t index, size_t len, size_t *pos) {
+    if (index >= 0) {
+        *pos = (size_t)index;
+        return (uint64_t)index < len;
+    }
+    uint64_t back = (uint64_t)0 - (uint64_t)index;
+    *pos = back <= len ? len - (size_t)back : 0;
+    return back <= len;
+}
+
+/* ---- the context: legacy's columns and whether the host copy lags ------ */
+
+/* cols = len(arange(0, max_context_len, P)[:msp]), msp = (M + P - 1) // P. */
+static size_t gm_classify_legacy_cols(const gm_case *c, size_t max_num_pages) {
+    const int64_t *source = c->seq_lens;
+    if (c->mode != GM_MODE_DRAFT_DECODE && c->seq_lens_cpu != NULL) {
+        source = c->seq_lens_cpu;
+    }
+    gm_classify_wide m = (gm_classify_wide)gm_classify_max(source, c->bs) +
+                         gm_case_seqlen_offset(c);
+    gm_classify_wide msp = gm_classify_floor_div(m + c->page_size - 1, c->page_size);
+    gm_classify_wide n = msp >= 0 ? msp : (gm_classify_wide)max_num_pages + msp;
+    if (n < 0) {
+        return 0;
+    }
+    return n < (gm_classify_wide)max_num_pages ? (size_t)n : max_num_pages;
+}
+
+static void gm_classify_ctx_init(gm_classify_ctx *ctx, const gm_case *c) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->c = c;
+    ctx->max_num_pages = gm_case_max_num_pages(c);
+    ctx->fused_pages = c->has_max_seq_pages ? (size_t)c->max_seq_pages : ctx->max_num_pages;
+    if (c->bs == 0) {
+        return; /* legacy raised: no buffer differences to explain */
+    }
+    ctx->cols = gm_classify_legacy_cols(c, ctx->max_num_pages);
+    ctx->host_lags = c->mode != GM_MODE_DRAFT_DECODE && c->seq_lens_cpu != NULL &&
+                     gm_classify_max(c->seq_lens_cpu, c->bs) < gm_classify_max(c->seq_lens, c->bs);
+}
+
+/* Columns of row i that attention reads: clamp(ceil(cache_seqlens[i]/P), 0,
+ * max_num_pages), with cache_seqlens = int32(seq + offset) from the inputs. */
+static size_t gm_classify_live_cols(const gm_classify_ctx *ctx, size_t i) {
+    const gm_case *c = ctx->c;
+    uint64_t bits = (uint64_t)c->seq_lens[i] + (uint64_t)gm_case_seqlen_offset(c);
+    int64_t len = gm_classify_low32(bits); /* as cache_seqlens stores it */
+    if (len <= 0) {
+        return 0;
+    }
+    size_t pages = (size_t)((len + c->page_size - 1) / c->page_size);
+    return pages < ctx->max_num_pages ? pages : ctx->max_num_pages;
+}
+
+/* Whether row i's length, seq_lens[i] + offset, leaves int32: cache_seqlens
+ * keeps its low 32 bits while legacy's host maximum M stays exact. */
+static bool gm_classify_length_wraps(const gm_case *c, size_t i) {
+    gm_classify_wide len = (gm_classify_wide)c->seq_lens[i] + gm_case_seqlen_offset(c);
+    return len < INT32_MIN || len > INT32_MAX;
+}
+
+/* The token at column j of batch row i, read as legacy reads it (the pool
+ * row wraps when negative); false when legacy could not read it. */
+static bool gm_classify_token(const gm_classify_ctx *ctx, size_t i, size_t j, int32_t *tok) {
+    const gm_case *c = ctx->c;
+    size_t row;
+    size_t col = j * (size_t)c->page_size;
+    if (!gm_classify_wrap(c->req_pool_indices[i], c->pool, &row) || col >= c->width) {
+        return false;
+    }
+    *tok = c->req_to_token[row * c->width + col];
+    return true;
+}
+
+/* ---- one element ------------------------------------------------------- */
+
+/* A slot that both sides look up in the SWA mapping: `slot` is a token
+ * (page table) or an out_cache_loc entry. Legacy indexes the mapping the
+ * Python way and truncates to int32; fused writes -1 for any negative slot
+ * and keeps int64 (or truncates after dividing). */
+static gm_class gm_classify_swa_slot(const gm_swa *swa, int64_t slot) {
+    int64_t last = swa->mapping[swa->mapping_len - 1];
+    size_t pos;
+    if (slot == -1) {
+        return last != -1 ? GM_CLASS_SENTINEL_WRAP : GM_CLASS_UNCLASSIFIED;
+    }
+    if (!gm_classify_wrap(slot, swa->mapping_len, &pos)) {
+        return GM_CLASS_UNCLASSIFIED; /* legacy would have raised */
+    }
+    if (slot < 0) {
+        return GM_CLASS_SENTINEL_DEEP_NEGATIVE;
+    }
+    return gm_classify_outside_int32(swa->mapping[pos]) ? GM_CLASS_SWA_INT32_TRUNCATION
+                                                        : GM_CLASS_UNCLASSIFIED;
+}
+
+/* A token's SWA page: as any SWA slot, and beyond that a mapping value
+ * below -1, which legacy floor-divides and fused replaces by -1. */
+static gm_class gm_classify_swa_page(const gm_swa *swa, int64_t tok) {
+    gm_class k = gm_classify_swa_slot(swa, tok);
+    size_t pos;
+    if (k == GM_CLASS_UNCLASSIFIED && tok >= 0 && gm_classify_wrap(tok, swa->mapping_len, &pos) &&
+        swa->mapping[pos] < -1) {
+        return GM_CLASS_NEGATIVE_SWA_MAPPING;
+    }
+    return k;
+}
+
+/* Cell (i, j) of page_table or swa_page_table. */
+static gm_class gm_classify_page_cell(const gm_classify_ctx *ctx, gm_buf_id id, size_t i,
+                                      size_t j) {
+    if (j >= ctx->cols) {
+        /* legacy left the old contents; fused rewrote the cell */
+        if (j >= gm_classify_live_cols(ctx, i)) {
+            return GM_CLASS_STALE_TAIL;
+        }
+        if (ctx->host_lags) {
+            return GM_CLASS_STALE_HOST_SEQLENS;
+        }
+        return gm_classify_length_wraps(ctx->c, i) ? GM_CLASS_SEQLEN_INT32_WRAP
+                                                   : GM_CLASS_UNCLASSIFIED;
+    }
+    if (j >= ctx->fused_pages) {
+        return GM_CLASS_NARROW_MAX_SEQ_PAGES; /* legacy wrote the cell, fused did not */
+    }
+    int32_t tok;
+    if (!gm_classify_token(ctx, i, j, &tok)) {
+        return GM_CLASS_UNCLASSIFIED; /* both wrote from one token */
+    }
+    if (id == GM_BUF_SWA_PAGE_TABLE) {
+        return gm_classify_swa_page(&ctx->c->swa, tok);
+    }
+    gm_classify_wide p = ctx->c->page_size;
+    if (tok < 0 && gm_classify_floor_div(tok, p) != tok / p) {
+        return GM_CLASS_NEGATIVE_TOKEN_ROUNDING;
+    }
+    return GM_CLASS_UNCLASSIFIED;
+}
+
+/* Slot t of swa_out_cache_loc. */
+static gm_class gm_classify_out_slot(const gm_classify_ctx *ctx, size_t t) {
+    const gm_swa *swa = &ctx->c->swa;
+    if (swa->out_cache_loc == NULL) {
+        return GM_CLASS_OUT_CACHE_LOC_ABSENT; /* fused zeroed the buffer, legacy left it */
+    }
+    if (t >= swa->n_out) {
+        return GM_CLASS_UNCLASSIFIED; /* both zero the tail */
+    }
+    return gm_classify_swa_slot(swa, swa->out_cache_loc[t]);
+}
+
+/* How many leading columns of a page-table row the verdict compared: all
+ * of them (strict), or the live ones. The oracle decides what is live
+ * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
+ * found by bisection instead of asking for every cell. */
+static size_t gm_classify_compared_cols(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+                                        size_t row, size_t width) {
+    if (r->verdict.compare == GM_COMPARE_STRICT) {
+        return width;
+    }
+    size_t lo = 0, hi = width; /* columns < lo are live, columns >= hi are not */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gm_oracle_is_live(c, &r->reference, id, row * width + mid)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* A page table, row by row: its buffers are the big ones (bs x pages). */
+static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_result *r,
+                                       gm_buf_id id) {
+    const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
+    const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
+    size_t width = a->dims[1];
+    unsigned classes = 0;
+    for (size_t i = 0; i < a->dims[0]; i++) {
+        size_t n = gm_classify_compared_cols(ctx->c, r, id, i, width);
+        for (size_t j = 0; j < n; j++) {
+            if (x[i * width + j] != y[i * width + j]) {
+                classes |= 1u << gm_classify_page_cell(ctx, id, i, j);
+            }
+        }
+    }
+    return classes;
+}
+
+/* Element k of a one-dimensional buffer. The lengths have no known cause
+ * of difference; cu_seqlens_q has one (legacy's arange for a negative
+ * q_stride broadcasts or comes out short). */
+static gm_class gm_classify_vector_element(const gm_classify_ctx *ctx, gm_buf_id id, size_t k) {
+    const gm_case *c = ctx->c;
+    if (id == GM_BUF_SWA_OUT_CACHE_LOC) {
+        return gm_classify_out_slot(ctx, k);
+    }
+    if (id == GM_BUF_CU_SEQLENS_Q && c->mode == GM_MODE_DRAFT_EXTEND_V2 && c->q_stride < 0) {
+        return GM_CLASS_NEGATIVE_Q_STRIDE;
+    }
+    return GM_CLASS_UNCLASSIFIED;
+}
+
+/* A one-dimensional buffer: every element is compared at both levels. */
+static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_result *r,
+                                   gm_buf_id id) {
+    const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
+    unsigned classes = 0;
+    for (size_t k = 0; k < gm_buffer_count(a); k++) {
+        if (gm_buffer_get(a, k) != gm_buffer_get(b, k)) {
+            classes |= 1u << gm_classify_vector_element(ctx, id, k);
+        }
+    }
+    return classes;
+}
+
+/* The classes of every element the verdict's level compared and that differs. */
+static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r) {
+    gm_classify_ctx ctx;
+    gm_classify_ctx_init(&ctx, c);
+    unsigned classes = 0;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
+        if (!(r->verdict.buffers & (1u << id))) {
+            continue;
+        }
+        if (!a->present || !b->present || a->dims[0] != b->dims[0] || a->dims[1] != b->dims[1]) {
+            classes |= 1u << GM_CLASS_UNCLASSIFIED;
+        } else if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
+            classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id);
+        } else {
+            classes |= gm_classify_vector(&ctx, r, (gm_buf_id)id);
+        }
+    }
+    return classes;
+}
+
+/* ---- fused out of bounds: the preconditions of SPEC section 3 ---------- */
+
+/* Row i reads pages p < pages from pool row r = req_pool_indices[i]: the row
+ * must exist, every flat read must stay inside the tensor, and with an SWA
+ * page table every token read must index the mapping. */
+static bool gm_classify_row_overruns(const gm_case *c, size_t i, size_t pages) {
+    int64_t r = c->req_pool_indices[i];
+    if (r < 0 || (uint64_t)r >= c->pool) {
+        return true;
+    }
+    size_t total = c->pool * c->width;
+    bool swa_reads = c->has_swa && c->swa.page_table;
+    for (size_t p = 0; p < pages; p++) {
+        unsigned __int128 flat = (unsigned __int128)(uint64_t)r * c->width +
+                                 (unsigned __int128)p * (uint64_t)c->page_size;
+        if (flat >= total) {
+            return true;
+        }
+        int32_t tok = c->req_to_token[(size_t)flat];
+        if (swa_reads && tok >= 0 && (uint64_t)tok >= c->swa.mapping_len) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Locations among the first num_out_tokens that index past the mapping. */
+static bool gm_classify_out_overruns(const gm_case *c) {
+    const gm_swa *swa = &c->swa;
+    if (!c->has_swa || !swa->has_out_len || swa->out_cache_loc == NULL) {
+        return false;
+    }
+    size_t n = swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
+    for (size_t t = 0; t < n; t++) {
+        int64_t loc = swa->out_cache_loc[t];
+        if (loc >= 0 && (uint64_t)loc >= swa->mapping_len) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the case breaks a precondition of the fused kernel, computed from
+ * the inputs alone. An empty batch launches nothing. */
+static bool gm_classify_breaks_precondition(const gm_case *c) {
+    if (c->bs == 0) {
+        return false;
+    }
+    size_t max_num_pages = gm_case_max_num_pages(c);
+    size_t pages = c->has_max_seq_pages ? (size_t)c->max_seq_pages : max_num_pages;
+    if (pages > max_num_pages || gm_classify_out_overruns(c)) {
+        return true;
+    }
+    for (size_t i = 0; pages > 0 && i < c->bs; i++) {
+        if (gm_classify_row_overruns(c, i, pages)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- findings and signatures ------------------------------------------ */
+
+void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
+    memset(out, 0, sizeof *out);
+    out->status = r->verdict.status;
+    out->mode = c->mode;
+    out->buffers = r->verdict.buffers;
+    switch (r->verdict.status) {
+    case GM_STATUS_MATCH: break;
+    case GM_STATUS_REFERENCE_ERROR: out->classes = 1u << GM_CLASS_LEGACY_RAISES; break;
+    case GM_STATUS_FUSED_OUT_OF_BOUNDS:
+        out->classes = 1u << (gm_classify_breaks_precondition(c) ? GM_CLASS_FUSED_OUT_OF_BOUNDS
+                                                                 : GM_CLASS_UNCLASSIFIED);
+        break;
+    case GM_STATUS_MISMATCH: out->classes = gm_classify_differences(c, r); break;
+    }
+    gm_finding_sign(out);
+}
+
+/* Appends the names of the set bits of `mask`, joined by '+', or "-". */
+static size_t gm_classify_append_names(char *buf, size_t size, size_t at, unsigned mask,
+                                       int count, const char *(*name)(int)) {
+    bool any = false;
+    for (int k = 0; k < count; k++) {
+        if (mask & (1u << k)) {
+            int n = snprintf(buf + at, size - at, "%s%s", any ? "+" : "", name(k));
+            at = n < 0 || (size_t)n >= size - at ? size - 1 : at + (size_t)n;
+            any = true;
+        }
+    }
+    if (!any) {
+        int n = snprintf(buf + at, size - at, "-");
+        at = n < 0 || (size_t)n >= size - at ? size - 1 : at + (size_t)n;
+    }
+    return at;
+}
+
+static const char *gm_classify_class_name_at(int k) { return gm_class_name((gm_class)k); }
+static const char *gm_classify_buf_name_at(int k) { return gm_buf_name((gm_buf_id)k); }
+
+void gm_finding_sign(gm_finding *f) {
+    char *s = f->signature;
+    size_t size = sizeof f->signature;
+    int n = snprintf(s, size, "%s|", gm_mode_name(f->mode));
+    size_t at = n < 0 || (size_t)n >= size ? size - 1 : (size_t)n;
+    at = gm_classify_append_names(s, size, at, f->classes, GM_CLASS_COUNT,
+                                  gm_classify_class_name_at);
+    if (at + 1 < size) {
+        s[at++] = '|';
+        s[at] = '\0';
+    }
+    gm_classify_append_names(s, size, at, f->buffers, GM_BUF_COUNT, gm_classify_buf_name_at);
+}

@@ -1,0 +1,67 @@
+/* gm_classify: names each difference between the reference and the fused
+ * kernel with one class of the known differences (docs/SEMANTICS.md, SPEC
+ * section 4), and ONLY when that class's cause is present in the inputs for
+ * that very element; anything else is `unclassified`, a bug until a person
+ * says otherwise. Four classes beyond the SPEC's nine name inputs that no
+ * server produces (a max_seq_pages below the live pages, lengths past
+ * int32, mapping values below -1, a negative q_stride): known causes, so
+ * that a campaign does not drown in them; --strict-baseline still reports
+ * them.
+ *
+ * A finding's signature is the stable key for deduplication and baselines:
+ *   "<mode>|<class>+<class>...|<buffer>+<buffer>..."
+ * with classes and buffers in their enum order, e.g.
+ *   "decode|negative_token_rounding|page_table"
+ *   "draft_decode|legacy_raises|-"       (no buffers compared)
+ */
+#ifndef GM_CLASSIFY_H
+#define GM_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_case.h"
+#include "gm_oracle.h"
+#include "gm_run.h"
+
+typedef enum {
+    GM_CLASS_STALE_TAIL,
+    GM_CLASS_STALE_HOST_SEQLENS,
+    GM_CLASS_NEGATIVE_TOKEN_ROUNDING,
+    GM_CLASS_SENTINEL_WRAP,
+    GM_CLASS_SENTINEL_DEEP_NEGATIVE,
+    GM_CLASS_SWA_INT32_TRUNCATION,
+    GM_CLASS_OUT_CACHE_LOC_ABSENT,
+    GM_CLASS_LEGACY_RAISES,
+    GM_CLASS_FUSED_OUT_OF_BOUNDS,
+    /* gmfuzz's own: inputs outside what a server produces, where the two
+     * sides differ for a reason found in the inputs (docs/SEMANTICS.md) */
+    GM_CLASS_NARROW_MAX_SEQ_PAGES,
+    GM_CLASS_SEQLEN_INT32_WRAP,
+    GM_CLASS_NEGATIVE_SWA_MAPPING,
+    GM_CLASS_NEGATIVE_Q_STRIDE,
+    GM_CLASS_UNCLASSIFIED,
+    GM_CLASS_COUNT
+} gm_class;
+
+#define GM_SIGNATURE_MAX 256
+
+typedef struct {
+    gm_status status;
+    gm_mode mode;
+    unsigned classes;   /* bit (1u << gm_class) */
+    unsigned buffers;   /* bit (1u << gm_buf_id), as in the verdict */
+    char signature[GM_SIGNATURE_MAX];
+} gm_finding;
+
+const char *gm_class_name(gm_class k);
+bool gm_class_from_name(const char *name, gm_class *out);
+
+/* Classifies a finished run (gm_run_case). A `match` verdict gives a
+ * finding with no classes and status match. */
+void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out);
+
+/* Writes the signature of (mode, classes, buffers) into out->signature. */
+void gm_finding_sign(gm_finding *f);
+
+#endif

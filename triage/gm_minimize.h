@@ -1,0 +1,29 @@
+/* gm_minimize: structure-level delta debugging of a failing case that keeps
+ * the SAME signature: drop batch rows, shrink the pool, max_context_len and
+ * the mapping, move values toward 0/1, drop optional parts (SWA page table,
+ * out_cache_loc entries, init, seq_lens_cpu), to a fixed point.
+ * Deterministic: the same case and build give the same result.
+ */
+#ifndef GM_MINIMIZE_H
+#define GM_MINIMIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_backend.h"
+#include "gm_case.h"
+#include "gm_classify.h"
+#include "gm_error.h"
+#include "gm_oracle.h"
+
+typedef struct {
+    size_t max_runs;    /* budget of differential runs; 0: no limit */
+    size_t runs;        /* out: runs spent */
+} gm_minimize_stats;
+
+/* Replaces *c by a smaller case whose run (on `b`, at `level`) has the same
+ * signature as `target`. False only when a run itself failed (err set). */
+bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
+                 gm_minimize_stats *stats, gm_error *err);
+
+#endif

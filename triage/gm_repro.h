@@ -1,0 +1,27 @@
+/* gm_repro: builds and writes gmfuzz-repro-v1 files from a classified run. */
+#ifndef GM_REPRO_H
+#define GM_REPRO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gm_backend.h"
+#include "gm_classify.h"
+#include "gm_error.h"
+#include "gm_json.h"
+#include "gm_run.h"
+
+typedef struct {
+    const char *found_by;   /* "libfuzzer", "afl++", "replay", "minimize" */
+    uint64_t execs;         /* executions when found */
+    bool minimized;
+    const char *found_at;   /* ISO-8601 time when found; NULL: now (UTC) */
+} gm_repro_origin;
+
+/* Writes the reproducer of run `r` of case `c` (classified as `f`) to
+ * `path`, atomically (gm_json_write_file). */
+bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
+                    const gm_finding *f, gm_backend_kind backend, const gm_repro_origin *origin,
+                    gm_error *err);
+
+#endif
