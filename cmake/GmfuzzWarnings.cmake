@@ -14,6 +14,18 @@ if(GMFUZZ_SANITIZE)
   add_link_options(${GMFUZZ_SANITIZER_FLAGS})
 endif()
 
+# GMFUZZ_FUZZ (clang only): coverage instrumentation for libFuzzer on ALL
+# project C code, so that the fuzzer sees the edges of core/, reference/,
+# kernel/ and harness/, not only those of the harness. Every C link gets the
+# no-link runtime too (the instrumented objects need its hooks); the
+# libFuzzer targets themselves add -fsanitize=fuzzer (fuzz/CMakeLists.txt).
+set(GMFUZZ_FUZZ_ACTIVE OFF)
+if(GMFUZZ_FUZZ AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  set(GMFUZZ_FUZZ_ACTIVE ON)
+  add_compile_options("$<$<COMPILE_LANGUAGE:C>:-fsanitize=fuzzer-no-link>")
+  add_link_options("$<$<LINK_LANGUAGE:C>:-fsanitize=fuzzer-no-link>")
+endif()
+
 function(gmfuzz_c_target target)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:C>:${GMFUZZ_C_WARNINGS}>")
 endfunction()

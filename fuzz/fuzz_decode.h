@@ -1,0 +1,33 @@
+/* fuzz_decode: fuzzer bytes -> a case. EVERY byte string decodes, to a
+ * case that passes gm_case_check and that the JSON formats can hold; the
+ * only failure is running out of memory.
+ *
+ *   header   FUZZ_HEADER_LEN selectors (fuzz_header.h): sizes, optional
+ *            parts, one generator per array -> the recipe, built into a case
+ *   records  until the input ends (fuzz_record.h): explicit values on top
+ *   confine  for most inputs (a header bit), indices are pulled back into
+ *            range so that the fused kernel's comparison is meaningful;
+ *            the rest may break its preconditions
+ *
+ * docs/FUZZING.md gives the complete byte layout.
+ */
+#ifndef FUZZ_DECODE_H
+#define FUZZ_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_recipe.h"
+#include "gm_case.h"
+#include "gm_error.h"
+
+/* `out` is overwritten (not freed first); free it with gm_case_free. */
+bool fuzz_decode(const uint8_t *data, size_t size, gm_case *out, gm_error *err);
+
+/* The same, and the recipe the header gave: the hint that lets
+ * fuzz_encode reuse the input's generators (fuzz_encode_options). */
+bool fuzz_decode_recipe(const uint8_t *data, size_t size, gm_case *out, fuzz_recipe *recipe,
+                        gm_error *err);
+
+#endif

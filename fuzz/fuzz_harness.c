@@ -1,0 +1,158 @@
+#include "fuzz_harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_decode.h"
+
+#ifndef GMFUZZ_DEFAULT_BASELINE
+#define GMFUZZ_DEFAULT_BASELINE "corpus/known.json"
+#endif
+
+#define FUZZ_HARNESS_DEFAULT_FAILURES "gmfuzz-failures"
+#define FUZZ_HARNESS_DEFAULT_CASE_MUTATION 20u
+
+static const char *fuzz_harness_env(const char *name, const char *fallback) {
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' ? v : fallback;
+}
+
+static bool fuzz_harness_flag(const char *name, bool *out, gm_error *err) {
+    const char *v = fuzz_harness_env(name, "0");
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not 0 or 1", name, v);
+    }
+    *out = v[0] == '1';
+    return true;
+}
+
+static bool fuzz_harness_percent(const char *name, unsigned fallback, unsigned *out,
+                                 gm_error *err) {
+    const char *v = getenv(name);
+    if (v == NULL || v[0] == '\0') {
+        *out = fallback;
+        return true;
+    }
+    char *end = NULL;
+    unsigned long p = strtoul(v, &end, 10);
+    if (*end != '\0' || p > 100 || v[0] == '-') {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not a percentage 0..100", name, v);
+    }
+    *out = (unsigned)p;
+    return true;
+}
+
+static bool fuzz_harness_settings(fuzz_harness *h, gm_error *err) {
+    const char *compare = fuzz_harness_env("GMFUZZ_COMPARE", "live");
+    if (!gm_compare_from_name(compare, &h->check.level)) {
+        return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_COMPARE: '%s' is not live or strict",
+                            compare);
+    }
+    h->check.failure_dir = fuzz_harness_env("GMFUZZ_FAILURE_DIR", FUZZ_HARNESS_DEFAULT_FAILURES);
+    return fuzz_harness_flag("GMFUZZ_STRICT_BASELINE", &h->check.strict_baseline, err) &&
+           fuzz_harness_flag("GMFUZZ_KEEP_GOING", &h->keep_going, err) &&
+           fuzz_harness_percent("GMFUZZ_CASE_MUTATION", FUZZ_HARNESS_DEFAULT_CASE_MUTATION,
+                                &h->case_mutation_percent, err);
+}
+
+static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
+    if (h->check.strict_baseline) {
+        return gm_baseline_empty(&h->baseline, err);
+    }
+    const char *path = fuzz_harness_env("GMFUZZ_BASELINE", GMFUZZ_DEFAULT_BASELINE);
+    if (!gm_baseline_load(path, &h->baseline, err)) {
+        gm_error_prefix(err, "GMFUZZ_BASELINE");
+        return false;
+    }
+    return true;
+}
+
+bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine, gm_error *err) {
+    memset(h, 0, sizeof *h);
+    h->check.engine = engine;
+    if (!fuzz_harness_settings(h, err) || !fuzz_harness_load_baseline(h, err) ||
+        !gm_backend_open(kind, &h->backend, err)) {
+        fuzz_harness_close(h);
+        return false;
+    }
+    h->check.backend = h->backend;
+    h->check.baseline = h->baseline;
+    return true;
+}
+
+void fuzz_harness_close(fuzz_harness *h) {
+    if (h->backend != NULL) {
+        gm_backend_close(h->backend);
+    }
+    if (h->baseline != NULL) {
+        gm_baseline_free(h->baseline);
+    }
+    memset(h, 0, sizeof *h);
+}
+
+/* Whether this is the first failure with signature f (keep-going mode);
+ * past FUZZ_HARNESS_SEEN_MAX signatures, every one counts as new. */
+static bool fuzz_harness_first_time(fuzz_harness *h, const gm_finding *f) {
+    uint64_t hash = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const char *s = f->signature; *s != '\0'; s++) {
+        hash = (hash ^ (unsigned char)*s) * 0x100000001b3ull;
+    }
+    for (size_t k = 0; k < h->n_seen; k++) {
+        if (h->seen[k] == hash) {
+            return false;
+        }
+    }
+    if (h->n_seen < FUZZ_HARNESS_SEEN_MAX) {
+        h->seen[h->n_seen++] = hash;
+    }
+    return true;
+}
+
+/* Keep-going: check without saving, and run a new signature's case once
+ * more with saving on. */
+static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case *c,
+                                                 gm_finding *f) {
+    fuzz_check_config quiet = h->check;
+    quiet.failure_dir = NULL;
+    fuzz_check_result r = fuzz_check_case(&quiet, c, f);
+    if (r == FUZZ_CHECK_FAILURE && fuzz_harness_first_time(h, f)) {
+        r = fuzz_check_case(&h->check, c, f);
+        fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
+                h->check.failure_dir);
+    }
+    return r;
+}
+
+fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
+                                   gm_finding *finding) {
+    gm_case c;
+    gm_finding local;
+    gm_finding *f = finding != NULL ? finding : &local;
+    gm_error err = {0};
+    if (!fuzz_decode(data, size, &c, &err)) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+        return FUZZ_CHECK_BROKEN;
+    }
+    h->check.execs++;
+    fuzz_check_result r = h->keep_going ? fuzz_harness_check_once(h, &c, f)
+                                        : fuzz_check_case(&h->check, &c, f);
+    gm_case_free(&c);
+    return r;
+}
+
+void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_finding *f) {
+    if (r == FUZZ_CHECK_FAILURE && h->keep_going) {
+        return; /* a new signature was saved and said so; repeats are silent */
+    }
+    if (r == FUZZ_CHECK_FAILURE) {
+        fprintf(stderr, "gmfuzz: new finding %s (saved in %s/)\n", f->signature,
+                h->check.failure_dir);
+    } else if (r == FUZZ_CHECK_BROKEN) {
+        fprintf(stderr, "gmfuzz: the harness itself failed (see above)\n");
+    }
+}
+
+bool fuzz_harness_must_abort(const fuzz_harness *h, fuzz_check_result r) {
+    return r == FUZZ_CHECK_BROKEN || (r == FUZZ_CHECK_FAILURE && !h->keep_going);
+}

@@ -1,0 +1,22 @@
+/* fuzz_rng: a small deterministic generator (splitmix64) and its mixing
+ * function. The decoder uses the mix as a counter-based hash, so element i
+ * of a "random" array is a pure function of (seed, i); the mutators use the
+ * sequential generator seeded by the engine.
+ */
+#ifndef FUZZ_RNG_H
+#define FUZZ_RNG_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint64_t state;
+} fuzz_rng;
+
+void fuzz_rng_seed(fuzz_rng *r, uint64_t seed);
+uint64_t fuzz_rng_next(fuzz_rng *r);
+/* Uniform-enough in [0, n) for n >= 1 (modulo bias is irrelevant here). */
+uint64_t fuzz_rng_below(fuzz_rng *r, uint64_t n);
+/* The splitmix64 finalizer: a bijective scramble of x. */
+uint64_t fuzz_rng_mix(uint64_t x);
+
+#endif
