@@ -49,7 +49,7 @@ static bool cli_options_flag(cli_options *o, const char *flag, const char *value
     if (strcmp(flag, "--backend") == 0) {
         *consumed = 2;
         if (value == NULL || !gm_backend_kind_from_name(value, &o->backend)) {
-            fprintf(stderr, "gmfuzz: --backend takes cpu or cuda\n");
+            fprintf(stderr, "gmfuzz: --backend takes cpu, cuda, cuda-graph or cuda-raw\n");
             return false;
         }
         return true;

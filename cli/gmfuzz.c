@@ -3,6 +3,10 @@
 #include <string.h>
 
 #include "cli_options.h"
+#include "cmd_agree.h"
+#include "cmd_bench.h"
+#include "cmd_fuzz.h"
+#include "cmd_minimize.h"
 #include "cmd_replay.h"
 #include "cmd_run.h"
 
@@ -23,9 +27,28 @@ static const char gmfuzz_usage[] =
     "                     or folders searched for *.json) and check each against\n"
     "                     what it records; prints one line per failure and\n"
     "                     'N passed, N failed'\n"
+    "  agree [PATH...] [--backends B,B,...] [--cases N] [--seed S]\n"
+    "                     run the fused kernel on several backends (default\n"
+    "                     cpu,cuda,cuda-graph) over the documents in PATH and N\n"
+    "                     generated cases; every backend must give the first\n"
+    "                     one's buffers bit for bit\n"
+    "  bench kernel [--json FILE] [--ncu] [--shape I]\n"
+    "                     GPU benchmark of the production kernel: host time\n"
+    "                     per launch call, GPU time per rebuild in graph\n"
+    "                     replay, kernel duration from ncu\n"
+    "  fuzz [--engine libfuzzer|afl++] [--backend cpu|cuda] [--time S] [--jobs N]\n"
+    "       [--out DIR] [--compare live|strict] [--strict-baseline]\n"
+    "                     a coverage-guided campaign; every new mismatch is\n"
+    "                     minimized into DIR/repros/ and summarized at the end\n"
+    "  minimize CASE.json -o REPRO.json\n"
+    "                     shrink a failing case, keeping its signature, into a\n"
+    "                     complete reproducer\n"
     "\n"
     "options:\n"
-    "  --backend cpu|cuda     where the fused kernel runs (default cpu)\n"
+    "  --backend B            where the fused kernel runs (default cpu): cpu;\n"
+    "                         cuda (checked kernel); cuda-graph (captured once\n"
+    "                         per shape, replayed with new inputs); cuda-raw\n"
+    "                         (production kernel, unchecked)\n"
     "  --compare live|strict  comparison level for cases (default live);\n"
     "                         reproducers use the level they record\n"
     "  --json                 run: print one JSON object\n"
@@ -70,11 +93,21 @@ int main(int argc, char **argv) {
     if (strcmp(command, "--version") == 0) {
         return gmfuzz_version();
     }
-    if (strcmp(command, "run") == 0) {
-        return cmd_run_main(argc - 1, argv + 1);
-    }
-    if (strcmp(command, "replay") == 0) {
-        return cmd_replay_main(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*main)(int argc, char **argv);
+    } commands[] = {
+        {"run", cmd_run_main},
+        {"replay", cmd_replay_main},
+        {"agree", cmd_agree_main},
+        {"bench", cmd_bench_main},
+        {"fuzz", cmd_fuzz_main},
+        {"minimize", cmd_minimize_main},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(command, commands[i].name) == 0) {
+            return commands[i].main(argc - 1, argv + 1);
+        }
     }
     fprintf(stderr, "gmfuzz: unknown command '%s' (see gmfuzz --help)\n", command);
     return CLI_EXIT_USAGE;

@@ -1,0 +1,199 @@
+#include "campaign_failures.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gm_json.h"
+
+void campaign_failures_init(campaign_failures *f) {
+    memset(f, 0, sizeof *f);
+}
+
+void campaign_failures_free(campaign_failures *f) {
+    for (size_t i = 0; i < f->n_names; i++) {
+        free(f->names[i]);
+    }
+    for (size_t i = 0; i < f->n_sigs; i++) {
+        free(f->sigs[i].smallest);
+        free(f->sigs[i].first);
+    }
+    free(f->names);
+    free(f->sigs);
+    campaign_failures_init(f);
+}
+
+bool campaign_failures_is_failure_name(const char *name) {
+    size_t n = strlen(name);
+    return strncmp(name, "failure-", 8) == 0 && n > 13 && strcmp(name + n - 5, ".json") == 0;
+}
+
+static char *campaign_failures_strdup(const char *s) {
+    char *copy = malloc(strlen(s) + 1);
+    if (copy != NULL) {
+        strcpy(copy, s);
+    }
+    return copy;
+}
+
+/* Where `name` is, or would go, in the sorted list of names read. */
+static size_t campaign_failures_slot(const campaign_failures *f, const char *name, bool *found) {
+    size_t lo = 0, hi = f->n_names;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(f->names[mid], name);
+        if (c == 0) {
+            *found = true;
+            return mid;
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *found = false;
+    return lo;
+}
+
+/* Records `name` as read; false when memory runs out. */
+static bool campaign_failures_remember(campaign_failures *f, size_t slot, const char *name) {
+    if (f->n_names == f->cap_names) {
+        size_t cap = f->cap_names ? f->cap_names * 2 : 64;
+        char **grown = realloc(f->names, cap * sizeof *grown);
+        if (grown == NULL) {
+            return false;
+        }
+        f->names = grown;
+        f->cap_names = cap;
+    }
+    char *copy = campaign_failures_strdup(name);
+    if (copy == NULL) {
+        return false;
+    }
+    memmove(&f->names[slot + 1], &f->names[slot], (f->n_names - slot) * sizeof *f->names);
+    f->names[slot] = copy;
+    f->n_names++;
+    return true;
+}
+
+static campaign_signature *campaign_failures_signature(campaign_failures *f, const char *sig,
+                                                       bool *is_new) {
+    *is_new = false;
+    for (size_t i = 0; i < f->n_sigs; i++) {
+        if (strcmp(f->sigs[i].signature, sig) == 0) {
+            return &f->sigs[i];
+        }
+    }
+    if (f->n_sigs == f->cap_sigs) {
+        size_t cap = f->cap_sigs ? f->cap_sigs * 2 : 8;
+        campaign_signature *grown = realloc(f->sigs, cap * sizeof *grown);
+        if (grown == NULL) {
+            return NULL;
+        }
+        f->sigs = grown;
+        f->cap_sigs = cap;
+    }
+    campaign_signature *s = &f->sigs[f->n_sigs++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->signature, sizeof s->signature, "%s", sig);
+    *is_new = true;
+    return s;
+}
+
+/* One file's facts, from its reproducer. */
+typedef struct {
+    const char *path;
+    long long bytes;
+    double at_s;
+    uint64_t execs;
+    const char *signature;
+} campaign_failure_file;
+
+/* Adds the file to its signature; true when that signature is new. */
+static bool campaign_failures_add(campaign_failures *f, const campaign_failure_file *file) {
+    bool is_new = false;
+    campaign_signature *s = campaign_failures_signature(f, file->signature, &is_new);
+    if (s == NULL) {
+        return false;
+    }
+    s->count++;
+    if (s->smallest == NULL || file->bytes < s->smallest_bytes) {
+        free(s->smallest);
+        s->smallest = campaign_failures_strdup(file->path);
+        s->smallest_bytes = file->bytes;
+    }
+    if (s->first == NULL || file->at_s < s->first_s) {
+        free(s->first);
+        s->first = campaign_failures_strdup(file->path);
+        s->first_s = file->at_s;
+        s->first_execs = file->execs;
+    }
+    return is_new;
+}
+
+static double campaign_failures_seconds_since(struct timespec t, struct timespec start) {
+    return (double)(t.tv_sec - start.tv_sec) + (double)(t.tv_nsec - start.tv_nsec) * 1e-9;
+}
+
+/* Reads one new failure file; true when it brought a new signature. */
+static bool campaign_failures_read(campaign_failures *f, const char *path, struct timespec start) {
+    struct stat st;
+    gm_limits limits;
+    gm_limits_default(&limits);
+    gm_doc doc;
+    gm_doc_init(&doc);
+    gm_error err = {0};
+    bool is_new = false;
+    f->files++;
+    if (stat(path, &st) != 0 || !gm_json_read_file(path, &limits, &doc, &err) ||
+        doc.kind != GM_DOC_REPRO || doc.repro.signature == NULL) {
+        f->unreadable++;
+        snprintf(f->last_problem, sizeof f->last_problem, "%s",
+                 err.msg[0] ? err.msg : "not a reproducer with a signature");
+    } else {
+        campaign_failure_file file = {path, (long long)st.st_size,
+                                      campaign_failures_seconds_since(st.st_mtim, start),
+                                      doc.repro.found_execs, doc.repro.signature};
+        is_new = campaign_failures_add(f, &file);
+    }
+    gm_doc_free(&doc);
+    return is_new;
+}
+
+size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start) {
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return 0;
+    }
+    size_t fresh = 0;
+    char path[4096];
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        bool known = false;
+        size_t slot = campaign_failures_slot(f, e->d_name, &known);
+        if (known || !campaign_failures_is_failure_name(e->d_name) ||
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+            !campaign_failures_remember(f, slot, e->d_name)) {
+            continue;
+        }
+        fresh += campaign_failures_read(f, path, start) ? 1 : 0;
+    }
+    closedir(d);
+    return fresh;
+}
+
+static int campaign_failures_order(const void *a, const void *b) {
+    const campaign_signature *x = a, *y = b;
+    if (x->first_s != y->first_s) {
+        return x->first_s < y->first_s ? -1 : 1;
+    }
+    return strcmp(x->signature, y->signature);
+}
+
+void campaign_failures_sort(campaign_failures *f) {
+    if (f->n_sigs > 1) {
+        qsort(f->sigs, f->n_sigs, sizeof *f->sigs, campaign_failures_order);
+    }
+}

@@ -1,0 +1,195 @@
+#include "campaign_options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char campaign_options_usage[] =
+    "usage: gmfuzz fuzz [options]\n"
+    "\n"
+    "A coverage-guided differential campaign: the engine's target runs every\n"
+    "input through the reference and the fused kernel; a difference whose\n"
+    "signature the baseline does not know is saved in DIR/failures/. At the\n"
+    "end one representative per signature is minimized into DIR/repros/ and\n"
+    "a summary is printed and written to DIR/summary.txt. Ctrl-C ends the\n"
+    "campaign early and keeps everything.\n"
+    "\n"
+    "  --engine libfuzzer|afl++  the fuzzing engine (default libfuzzer)\n"
+    "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
+    "  --time S                  wall-clock seconds (default 60)\n"
+    "  --jobs N                  engine processes (default: all cores)\n"
+    "  --out DIR                 output folder (default out/fuzz-<UTC time>)\n"
+    "  --compare live|strict     comparison level (default live)\n"
+    "  --strict-baseline         every mismatch is a failure, known or not\n"
+    "  --baseline FILE           known differences (default corpus/known.json)\n"
+    "  --target PATH             the engine's target binary (default: searched)\n"
+    "  --seeds DIR | --no-seeds  seed corpus (default corpus/seed)\n"
+    "  --dict FILE | --no-dict   dictionary (default fuzz/gmfuzz.dict)\n"
+    "  --runs N                  executions per job, then stop (libFuzzer)\n"
+    "  --seed N                  engine seed of job 0 (job k: N + k)\n"
+    "  --stop-on-new             end at the first new signature\n"
+    "  --abort-on-failure        the target aborts at each failure (the engine\n"
+    "                            records a crash) and is restarted; default: it\n"
+    "                            saves each signature once and goes on\n"
+    "  --no-minimize             keep the failures as found\n"
+    "\n"
+    "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
+    "4 infrastructure (target missing, engine failed to start)\n";
+
+void campaign_options_default(campaign_options *o) {
+    memset(o, 0, sizeof *o);
+    o->engine = CAMPAIGN_LIBFUZZER;
+    o->backend = "cpu";
+    o->time_s = CAMPAIGN_DEFAULT_TIME_S;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = cores > 0 ? (int)cores : 1;
+    o->compare = GM_COMPARE_LIVE;
+    o->minimize = true;
+}
+
+const char *campaign_engine_name(campaign_engine e) {
+    return e == CAMPAIGN_AFL ? "afl++" : "libfuzzer";
+}
+
+/* A decimal integer in [min, max]. */
+static bool campaign_options_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
+    if (text == NULL || *text < '0' || *text > '9') {
+        return false;
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Seconds: a positive number, at most a year. */
+static bool campaign_options_seconds(const char *text, double *out) {
+    if (text == NULL) {
+        return false;
+    }
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v > 0.0) || v > 366.0 * 86400.0) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool campaign_options_choice(campaign_options *o, const char *flag, const char *value) {
+    if (strcmp(flag, "--engine") == 0) {
+        if (value != NULL && strcmp(value, "libfuzzer") == 0) {
+            o->engine = CAMPAIGN_LIBFUZZER;
+        } else if (value != NULL && (strcmp(value, "afl++") == 0 || strcmp(value, "afl") == 0)) {
+            o->engine = CAMPAIGN_AFL;
+        } else {
+            return false;
+        }
+        return true;
+    }
+    if (strcmp(flag, "--backend") == 0) {
+        if (value == NULL || (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)) {
+            return false;
+        }
+        o->backend = value;
+        return true;
+    }
+    return value != NULL && gm_compare_from_name(value, &o->compare); /* --compare */
+}
+
+/* A flag that takes a value; false when the value is bad. */
+static bool campaign_options_valued(campaign_options *o, const char *flag, const char *value) {
+    uint64_t n = 0;
+    if (strcmp(flag, "--engine") == 0 || strcmp(flag, "--backend") == 0 ||
+        strcmp(flag, "--compare") == 0) {
+        return campaign_options_choice(o, flag, value);
+    }
+    if (strcmp(flag, "--time") == 0) {
+        return campaign_options_seconds(value, &o->time_s);
+    }
+    if (strcmp(flag, "--jobs") == 0) {
+        bool ok = campaign_options_uint(value, 1, 1024, &n);
+        o->jobs = (int)n;
+        return ok;
+    }
+    if (strcmp(flag, "--runs") == 0) {
+        return campaign_options_uint(value, 1, UINT64_MAX / 2, &o->runs);
+    }
+    if (strcmp(flag, "--seed") == 0) {
+        return campaign_options_uint(value, 1, UINT32_MAX / 2, &o->seed);
+    }
+    const char **paths[] = {&o->out_dir, &o->baseline, &o->target, &o->seeds, &o->dict};
+    const char *names[] = {"--out", "--baseline", "--target", "--seeds", "--dict"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(flag, names[i]) == 0) {
+            *paths[i] = value;
+            return value != NULL && value[0] != '\0';
+        }
+    }
+    return false;
+}
+
+static bool campaign_options_takes_value(const char *flag) {
+    static const char *const valued[] = {"--engine", "--backend", "--compare", "--time",
+                                         "--jobs",   "--runs",    "--seed",    "--out",
+                                         "--baseline", "--target", "--seeds",  "--dict"};
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
+        if (strcmp(flag, valued[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A flag without a value; false when unknown. */
+static bool campaign_options_switch(campaign_options *o, const char *flag) {
+    if (strcmp(flag, "-h") == 0 || strcmp(flag, "--help") == 0) {
+        o->help = true;
+    } else if (strcmp(flag, "--strict-baseline") == 0) {
+        o->strict_baseline = true;
+    } else if (strcmp(flag, "--no-seeds") == 0) {
+        o->seeds = "";
+    } else if (strcmp(flag, "--no-dict") == 0) {
+        o->dict = "";
+    } else if (strcmp(flag, "--stop-on-new") == 0) {
+        o->stop_on_new = true;
+    } else if (strcmp(flag, "--abort-on-failure") == 0) {
+        o->abort_on_failure = true;
+    } else if (strcmp(flag, "--no-minimize") == 0) {
+        o->minimize = false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool campaign_options_parse(int argc, char **argv, campaign_options *o, char *msg,
+                            size_t msg_size) {
+    campaign_options_default(o);
+    for (int i = 1; i < argc; i++) {
+        const char *flag = argv[i];
+        if (campaign_options_takes_value(flag)) {
+            const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+            if (!campaign_options_valued(o, flag, value)) {
+                snprintf(msg, msg_size, "%s: bad or missing value%s%s%s", flag,
+                         value ? " '" : "", value ? value : "", value ? "'" : "");
+                return false;
+            }
+            i++;
+        } else if (!campaign_options_switch(o, flag)) {
+            snprintf(msg, msg_size, "unknown option '%s' (see gmfuzz fuzz --help)", flag);
+            return false;
+        }
+    }
+    if (o->engine == CAMPAIGN_AFL && o->runs != 0) {
+        snprintf(msg, msg_size, "--runs is for libFuzzer; AFL++ campaigns end with --time");
+        return false;
+    }
+    return true;
+}

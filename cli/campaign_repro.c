@@ -1,0 +1,122 @@
+#include "campaign_repro.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "gm_json.h"
+#include "gm_minimize.h"
+#include "gm_repro.h"
+#include "gm_run.h"
+
+/* Enough for a bs <= 1024 case to reach its fixed point in about a
+ * second; a larger case stops early and is still written (smaller). */
+#define CAMPAIGN_REPRO_MAX_RUNS 200000
+
+void campaign_repro_slug(const char *signature, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = signature; *p != '\0' && n + 1 < size; p++) {
+        char c = *p;
+        bool plain = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        out[n++] = plain ? c : (c == '|' ? '.' : (c == '+' ? '-' : '_'));
+    }
+    out[n] = '\0';
+}
+
+/* Runs `c` and classifies it. */
+static bool campaign_repro_run(gm_backend *b, gm_compare level, const gm_case *c,
+                               gm_run_result *r, gm_finding *f, gm_error *err) {
+    gm_run_result_free(r);
+    gm_run_result_init(r);
+    if (!gm_run_case(b, c, level, r, err)) {
+        return false;
+    }
+    gm_classify(c, r, f);
+    return true;
+}
+
+static double campaign_repro_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Minimizes `c` (when asked) and writes the reproducer of its final run. */
+static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup *s,
+                                            const gm_doc *doc, const campaign_signature *sig,
+                                            gm_case *c, gm_finding *f, campaign_repro *out,
+                                            gm_error *err) {
+    gm_compare level = doc->repro.verdict.compare;
+    gm_run_result r;
+    gm_run_result_init(&r);
+    bool ok = true;
+    if (s->opt.minimize) {
+        gm_minimize_stats stats = {CAMPAIGN_REPRO_MAX_RUNS, 0};
+        gm_finding target = *f;
+        ok = gm_minimize(b, level, &target, c, &stats, err);
+        out->runs = stats.runs;
+        out->minimized = ok;
+    }
+    ok = ok && campaign_repro_run(b, level, c, &r, f, err);
+    if (ok && strcmp(f->signature, sig->signature) != 0) {
+        snprintf(out->note, sizeof out->note, "minimized case replays as %s", f->signature);
+    }
+    out->bs_final = c->bs;
+    char slug[GM_SIGNATURE_MAX];
+    campaign_repro_slug(sig->signature, slug, sizeof slug);
+    if (snprintf(out->path, sizeof out->path, "%s/%s.json", s->repros, slug) >=
+        (int)sizeof out->path) {
+        snprintf(out->note, sizeof out->note, "%.200s: path too long", s->repros);
+        ok = false;
+    }
+    gm_repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
+                              out->minimized, doc->repro.found_at};
+    if (ok && !gm_repro_write(out->path, c, &r, f, gm_backend_kind_of(b), &origin, err)) {
+        snprintf(out->note, sizeof out->note, "cannot write: %.400s", err->msg);
+        gm_error_clear(err);
+        ok = false;
+    }
+    if (!ok) {
+        out->path[0] = '\0';
+    }
+    gm_run_result_free(&r);
+    return err->code == GM_ERR_NONE;
+}
+
+bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
+                         campaign_repro *out, gm_error *err) {
+    memset(out, 0, sizeof *out);
+    double t0 = campaign_repro_now();
+    gm_limits limits;
+    gm_limits_default(&limits);
+    gm_doc doc;
+    gm_doc_init(&doc);
+    gm_case c;
+    gm_case_init(&c);
+    gm_run_result r;
+    gm_run_result_init(&r);
+    gm_finding f;
+    gm_error read_err = {0};
+    bool ok = true;
+    if (!gm_json_read_file(sig->smallest, &limits, &doc, &read_err) ||
+        doc.kind != GM_DOC_REPRO) {
+        snprintf(out->note, sizeof out->note, "cannot read it: %.400s", read_err.msg);
+    } else if (!gm_case_copy(&c, &doc.c, err) ||
+               !campaign_repro_run(b, doc.repro.verdict.compare, &c, &r, &f, err)) {
+        ok = false;
+    } else {
+        out->bs_found = c.bs;
+        out->reproduced = strcmp(f.signature, sig->signature) == 0;
+        out->known = gm_baseline_is_known(s->baseline, &f);
+        if (!out->reproduced) {
+            snprintf(out->note, sizeof out->note, "does not replay: now %s", f.signature);
+        } else {
+            ok = campaign_repro_shrink_and_write(b, s, &doc, sig, &c, &f, out, err);
+        }
+    }
+    gm_run_result_free(&r);
+    gm_case_free(&c);
+    gm_doc_free(&doc);
+    out->seconds = campaign_repro_now() - t0;
+    return ok;
+}

@@ -1,0 +1,37 @@
+/* campaign_repro: turns one signature's representative failure (its
+ * smallest saved file) into DIR/repros/<slug>.json: replayed to confirm the
+ * signature, minimized keeping it (triage/gm_minimize.h), run once more and
+ * written as a complete gmfuzz-repro-v1 with found.by = the engine and
+ * found.execs and found.at of the first failure with that signature. */
+#ifndef CAMPAIGN_REPRO_H
+#define CAMPAIGN_REPRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "campaign_failures.h"
+#include "campaign_setup.h"
+#include "gm_backend.h"
+#include "gm_error.h"
+
+typedef struct {
+    char path[CAMPAIGN_PATH_MAX]; /* the reproducer written; "" when none */
+    bool reproduced;              /* the failure replays with its signature */
+    bool known;                   /* the user's baseline knows what it replays as */
+    bool minimized;
+    size_t bs_found, bs_final;    /* batch rows before and after */
+    size_t runs;                  /* minimizer runs */
+    double seconds;               /* time spent on this signature */
+    char note[512];               /* what went wrong, when something did */
+} campaign_repro;
+
+/* "decode|unclassified|cu_seqlens_k+page_table" ->
+ * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]). */
+void campaign_repro_slug(const char *signature, char *out, size_t size);
+
+/* Fills `out` for `sig`. False only when the backend itself failed (err);
+ * a failure that does not replay is a note, not an error. */
+bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
+                         campaign_repro *out, gm_error *err);
+
+#endif

@@ -1,0 +1,40 @@
+/* campaign_run: runs the engines of a prepared campaign until its time is
+ * up, every job is done, a signal arrives, or (--stop-on-new) a new
+ * signature is found; keeps them going meanwhile (restarts, the campaign
+ * baseline), reports progress, and stops them cleanly at the end. */
+#ifndef CAMPAIGN_RUN_H
+#define CAMPAIGN_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "campaign_argv.h"
+#include "campaign_failures.h"
+#include "campaign_setup.h"
+#include "campaign_worker.h"
+
+typedef struct {
+    campaign_setup *setup;
+    campaign_worker *workers;
+    int n_workers;
+    campaign_failures failures;
+    campaign_argv env;
+    double elapsed_s;          /* when the engines were stopped */
+    uint64_t execs;            /* final totals */
+    uint64_t coverage;
+    uint64_t corpus;
+    unsigned restarts;
+    unsigned unsaved_crashes;  /* runs that failed without saving a failure */
+    char crash_note[256];      /* the last of them: job, how, its log's last line */
+    bool interrupted;
+    char problem[768];         /* infrastructure trouble; "" when none */
+} campaign_run;
+
+bool campaign_run_init(campaign_run *r, campaign_setup *s);
+void campaign_run_free(campaign_run *r);
+
+/* Runs the campaign; false when no engine could be kept running (problem
+ * says why). Failures found are in r->failures either way. */
+bool campaign_run_all(campaign_run *r);
+
+#endif

@@ -1,0 +1,239 @@
+#include "campaign_setup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "campaign_target.h"
+
+#ifndef GMFUZZ_SOURCE_DIR
+#define GMFUZZ_SOURCE_DIR "."
+#endif
+
+enum { CAMPAIGN_EXIT_USAGE = 2, CAMPAIGN_EXIT_INFRA = 4 };
+
+bool campaign_setup_mkdirs(const char *dir, gm_error *err) {
+    char path[CAMPAIGN_PATH_MAX];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        return gm_error_set(err, GM_ERR_IO, "%s: path too long", dir);
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') {
+            continue;
+        }
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            return gm_error_set(err, GM_ERR_IO, "%s: cannot create it: %s", path,
+                                strerror(errno));
+        }
+        *p = saved;
+        if (saved == '\0') {
+            return true;
+        }
+    }
+}
+
+static bool campaign_setup_is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool campaign_setup_is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* out/fuzz-<UTC time>, with -2, -3, ... when that folder exists. */
+static bool campaign_setup_default_dir(char *out, size_t size) {
+    time_t now = time(NULL);
+    struct tm utc;
+    char stamp[32];
+    gmtime_r(&now, &utc);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+    for (int k = 1; k < 100; k++) {
+        int n = k == 1 ? snprintf(out, size, "out/fuzz-%s", stamp)
+                       : snprintf(out, size, "out/fuzz-%s-%d", stamp, k);
+        if (n < (int)size && !campaign_setup_is_dir(out)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool campaign_setup_join(char *out, const char *dir, const char *name, gm_error *err) {
+    if (snprintf(out, CAMPAIGN_PATH_MAX, "%s/%s", dir, name) >= CAMPAIGN_PATH_MAX) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", dir);
+    }
+    return true;
+}
+
+static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
+    if (s->opt.out_dir != NULL) {
+        snprintf(s->dir, sizeof s->dir, "%s", s->opt.out_dir);
+    } else if (!campaign_setup_default_dir(s->dir, sizeof s->dir)) {
+        return gm_error_set(err, GM_ERR_IO, "cannot name a new folder under out/");
+    }
+    /* Room for every file name the campaign puts under it. */
+    if (strlen(s->dir) > CAMPAIGN_PATH_MAX - 512) {
+        return gm_error_set(err, GM_ERR_USAGE, "--out: path too long (%zu bytes)",
+                            strlen(s->dir));
+    }
+    struct {
+        char *path;
+        const char *name;
+    } parts[] = {{s->corpus, "corpus"}, {s->failures, "failures"}, {s->repros, "repros"},
+                 {s->logs, "logs"},     {s->artifacts, "artifacts"}, {s->afl_out, "afl"}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (!campaign_setup_join(parts[i].path, s->dir, parts[i].name, err) ||
+            (i < 5 && !campaign_setup_mkdirs(parts[i].path, err))) {
+            return false;
+        }
+    }
+    return campaign_setup_join(s->baseline_run, s->dir, "baseline.json", err);
+}
+
+/* A path option: given (must exist), defaulted from the source tree (may
+ * be missing: then none), or switched off (""). */
+static bool campaign_setup_resource(const char *given, const char *default_rel, bool is_dir,
+                                    const char *flag, char *out, gm_error *err) {
+    if (given != NULL && given[0] == '\0') {
+        out[0] = '\0';
+        return true;
+    }
+    if (given != NULL) {
+        if (is_dir ? !campaign_setup_is_dir(given) : !campaign_setup_is_file(given)) {
+            return gm_error_set(err, GM_ERR_USAGE, "%s %s: no such %s", flag, given,
+                                is_dir ? "folder" : "file");
+        }
+        snprintf(out, CAMPAIGN_PATH_MAX, "%s", given);
+        return true;
+    }
+    snprintf(out, CAMPAIGN_PATH_MAX, "%s/%s", GMFUZZ_SOURCE_DIR, default_rel);
+    if (is_dir ? !campaign_setup_is_dir(out) : !campaign_setup_is_file(out)) {
+        out[0] = '\0';
+    }
+    return true;
+}
+
+static bool campaign_setup_copy_file(const char *from, const char *to) {
+    FILE *in = fopen(from, "rb");
+    FILE *out = in != NULL ? fopen(to, "wbx") : NULL; /* never overwrite */
+    bool ok = in != NULL && out != NULL;
+    char buf[16384];
+    size_t got;
+    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0) {
+        ok = fwrite(buf, 1, got, out) == got;
+    }
+    ok = ok && !ferror(in);
+    if (out != NULL && fclose(out) != 0) {
+        ok = false;
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
+    return ok;
+}
+
+/* Copies the seed files the corpus does not have yet. */
+static bool campaign_setup_seed(campaign_setup *s, gm_error *err) {
+    if (s->seeds[0] == '\0') {
+        return true;
+    }
+    DIR *d = opendir(s->seeds);
+    if (d == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot read: %s", s->seeds, strerror(errno));
+    }
+    char from[CAMPAIGN_PATH_MAX], to[CAMPAIGN_PATH_MAX];
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        if (e->d_name[0] == '.' ||
+            snprintf(from, sizeof from, "%s/%s", s->seeds, e->d_name) >= (int)sizeof from ||
+            snprintf(to, sizeof to, "%s/%s", s->corpus, e->d_name) >= (int)sizeof to ||
+            !campaign_setup_is_file(from) || campaign_setup_is_file(to)) {
+            continue;
+        }
+        s->seeded += campaign_setup_copy_file(from, to) ? 1 : 0;
+    }
+    closedir(d);
+    return true;
+}
+
+static bool campaign_setup_corpus_empty(const campaign_setup *s) {
+    DIR *d = opendir(s->corpus);
+    bool empty = true;
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && empty; e = readdir(d)) {
+        empty = e->d_name[0] == '.';
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return empty;
+}
+
+/* AFL++ refuses an empty input folder: a cold start is one tiny input. */
+static bool campaign_setup_afl_cold_start(const campaign_setup *s, gm_error *err) {
+    if (s->opt.engine != CAMPAIGN_AFL || !campaign_setup_corpus_empty(s)) {
+        return true;
+    }
+    char path[CAMPAIGN_PATH_MAX];
+    FILE *f = campaign_setup_join(path, s->corpus, "cold-start", err) ? fopen(path, "wb") : NULL;
+    if (f == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot write a starting input", s->corpus);
+    }
+    fputc(0, f);
+    return fclose(f) == 0 || gm_error_set(err, GM_ERR_IO, "%s: cannot write it", path);
+}
+
+static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
+    if (s->opt.strict_baseline) {
+        s->baseline_src[0] = '\0';
+        return gm_baseline_empty(&s->baseline, err);
+    }
+    if (!campaign_setup_resource(s->opt.baseline, "corpus/known.json", false, "--baseline",
+                                 s->baseline_src, err)) {
+        return false;
+    }
+    if (s->baseline_src[0] == '\0') {
+        return gm_error_set(err, GM_ERR_USAGE,
+                            "no baseline: %s/corpus/known.json is missing; pass --baseline "
+                            "FILE or --strict-baseline",
+                            GMFUZZ_SOURCE_DIR);
+    }
+    return gm_baseline_load(s->baseline_src, &s->baseline, err);
+}
+
+bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *exit_code,
+                            gm_error *err) {
+    memset(s, 0, sizeof *s);
+    s->opt = *o;
+    clock_gettime(CLOCK_REALTIME, &s->start);
+    clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
+    *exit_code = CAMPAIGN_EXIT_USAGE;
+    if (!campaign_setup_resource(o->seeds, "corpus/seed", true, "--seeds", s->seeds, err) ||
+        !campaign_setup_resource(o->dict, "fuzz/gmfuzz.dict", false, "--dict", s->dict, err) ||
+        !campaign_setup_baseline(s, err)) {
+        return false;
+    }
+    if (!campaign_target_find(o, s->target, sizeof s->target, err)) {
+        *exit_code = o->target != NULL ? CAMPAIGN_EXIT_USAGE : CAMPAIGN_EXIT_INFRA;
+        return false;
+    }
+    *exit_code = CAMPAIGN_EXIT_INFRA;
+    return campaign_setup_folders(s, err) && campaign_setup_seed(s, err) &&
+           campaign_setup_afl_cold_start(s, err);
+}
+
+void campaign_setup_free(campaign_setup *s) {
+    gm_baseline_free(s->baseline);
+    s->baseline = NULL;
+}
+
+double campaign_setup_elapsed(const campaign_setup *s) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->start_mono.tv_sec) +
+           (double)(now.tv_nsec - s->start_mono.tv_nsec) * 1e-9;
+}

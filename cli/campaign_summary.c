@@ -1,0 +1,95 @@
+#include "campaign_summary.h"
+
+#include <inttypes.h>
+
+#include "campaign_status.h"
+#include "gm_oracle.h"
+
+/* A signature counts as new unless its failure replays as something the
+ * user's baseline knows. */
+static bool campaign_summary_is_new(const campaign_summary *s, size_t i) {
+    return s->repros == NULL || !(s->repros[i].reproduced && s->repros[i].known);
+}
+
+size_t campaign_summary_new(const campaign_summary *s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->failures->n_sigs; i++) {
+        n += campaign_summary_is_new(s, i) ? 1 : 0;
+    }
+    return n;
+}
+
+static void campaign_summary_header(FILE *out, const campaign_summary *s) {
+    const campaign_options *o = &s->setup->opt;
+    char execs[16], rate[16];
+    double secs = s->elapsed_s > 0.0 ? s->elapsed_s : 1e-9;
+    campaign_status_human(s->execs, execs, sizeof execs);
+    campaign_status_human((uint64_t)((double)s->execs / secs), rate, sizeof rate);
+    fprintf(out, "gmfuzz fuzz: %s, %s backend, %s comparison%s, %d job%s, %.0f s budget\n",
+            campaign_engine_name(o->engine), o->backend, gm_compare_name(o->compare),
+            o->strict_baseline ? ", strict baseline" : "", o->jobs, o->jobs == 1 ? "" : "s",
+            o->time_s);
+    fprintf(out, "  ran %.1f s%s: %" PRIu64 " execs (%s), %s exec/s, coverage %" PRIu64
+                 ", corpus %" PRIu64 " units, %u restart%s\n",
+            s->elapsed_s, s->interrupted ? " (interrupted)" : "", s->execs, execs, rate,
+            s->coverage, s->corpus, s->restarts, s->restarts == 1 ? "" : "s");
+}
+
+static void campaign_summary_signature(FILE *out, const campaign_summary *s, size_t i) {
+    const campaign_signature *sig = &s->failures->sigs[i];
+    fprintf(out, "  signature %s: %zu input%s, first after %.2f s and %" PRIu64 " execs%s\n",
+            sig->signature, sig->count, sig->count == 1 ? "" : "s", sig->first_s,
+            sig->first_execs, campaign_summary_is_new(s, i) ? "" : " (known to the baseline)");
+    if (s->repros == NULL) {
+        fprintf(out, "    failure: %s\n", sig->smallest);
+        return;
+    }
+    const campaign_repro *r = &s->repros[i];
+    if (r->path[0] != '\0') {
+        fprintf(out, "    repro: %s (bs %zu -> %zu, %s, %zu runs, %.2f s)\n", r->path,
+                r->bs_found, r->bs_final, r->minimized ? "minimized" : "not minimized", r->runs,
+                r->seconds);
+    }
+    if (r->note[0] != '\0') {
+        fprintf(out, "    note: %s (kept: %s)\n", r->note, sig->smallest);
+    }
+}
+
+void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_signatures) {
+    const campaign_failures *f = s->failures;
+    size_t fresh = campaign_summary_new(s);
+    campaign_summary_header(out, s);
+    if (f->n_sigs == 0) {
+        fprintf(out, "  found nothing new\n");
+    } else {
+        fprintf(out, "  found %zu new signature%s (%zu of %zu signatures; %zu failing inputs):\n",
+                fresh, fresh == 1 ? "" : "s", fresh, f->n_sigs, f->files - f->unreadable);
+    }
+    size_t shown = max_signatures > 0 && max_signatures < f->n_sigs ? max_signatures : f->n_sigs;
+    for (size_t i = 0; i < shown; i++) {
+        campaign_summary_signature(out, s, i);
+    }
+    if (shown < f->n_sigs) {
+        fprintf(out, "  ... and %zu more signature%s: all of them are in %s/summary.txt\n",
+                f->n_sigs - shown, f->n_sigs - shown == 1 ? "" : "s", s->setup->dir);
+    }
+    if (f->unreadable > 0) {
+        fprintf(out, "  %zu failure file%s could not be read; last: %s\n", f->unreadable,
+                f->unreadable == 1 ? "" : "s", f->last_problem);
+    }
+    if (s->unsaved_crashes > 0) {
+        fprintf(out, "  %u run%s of the target failed without saving a failure (inputs in "
+                     "%s/artifacts/); last: %s\n",
+                s->unsaved_crashes, s->unsaved_crashes == 1 ? "" : "s", s->setup->dir,
+                s->crash_note ? s->crash_note : "");
+    }
+    if (s->problem != NULL) {
+        fprintf(out, "  problem: %s\n", s->problem);
+    }
+    fprintf(out, "  output: %s (repros/, failures/, corpus/, logs/, summary.txt)\n",
+            s->setup->dir);
+    fprintf(out, "  exit %d: %s\n", s->exit_code,
+            s->exit_code == 1   ? "new signatures found"
+            : s->exit_code == 0 ? "nothing new"
+                                : "the campaign could not run properly");
+}

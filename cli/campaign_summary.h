@@ -1,0 +1,43 @@
+/* campaign_summary: the one-screen account of a finished campaign, printed
+ * on stdout and written, with every signature, to DIR/summary.txt. Its
+ * lines are also meant for scripts: "  signature <sig>: ..." lines, one per
+ * signature, each followed by its "    repro: <path> (...)" line. */
+#ifndef CAMPAIGN_SUMMARY_H
+#define CAMPAIGN_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "campaign_failures.h"
+#include "campaign_repro.h"
+#include "campaign_setup.h"
+
+typedef struct {
+    const campaign_setup *setup;
+    const campaign_failures *failures;
+    const campaign_repro *repros;  /* one per failures->sigs entry; NULL: none made */
+    double elapsed_s;
+    uint64_t execs;
+    uint64_t coverage;
+    uint64_t corpus;
+    unsigned restarts;             /* engine processes restarted after a failure */
+    unsigned unsaved_crashes;      /* runs that failed without saving a failure */
+    const char *crash_note;        /* the last of them */
+    bool interrupted;              /* ended by Ctrl-C or SIGTERM */
+    const char *problem;           /* infrastructure trouble, or NULL */
+    int exit_code;
+} campaign_summary;
+
+/* How many signatures are new: not known to the user's baseline. */
+size_t campaign_summary_new(const campaign_summary *s);
+
+/* Prints the summary; with `max_signatures` > 0 only that many signatures
+ * in detail, then how many more there are (the screen version: the file
+ * version lists them all). */
+void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_signatures);
+
+/* Signatures listed on the screen; summary.txt has them all. */
+#define CAMPAIGN_SUMMARY_SCREEN_SIGNATURES 12
+
+#endif

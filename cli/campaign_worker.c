@@ -1,0 +1,51 @@
+#include "campaign_worker.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void campaign_worker_init(campaign_worker *w, const campaign_setup *s, int index) {
+    memset(w, 0, sizeof *w);
+    w->index = index;
+    if (s->opt.engine == CAMPAIGN_AFL) {
+        if (index == 0) {
+            snprintf(w->name, sizeof w->name, "main");
+        } else {
+            snprintf(w->name, sizeof w->name, "sec-%d", index);
+        }
+    } else {
+        snprintf(w->name, sizeof w->name, "job-%d", index);
+    }
+    /* campaign_setup keeps DIR short enough for every name under it. */
+    if (snprintf(w->log_path, sizeof w->log_path, "%s/%s.log", s->logs, w->name) >=
+        (int)sizeof w->log_path) {
+        snprintf(w->log_path, sizeof w->log_path, "/dev/null");
+    }
+    campaign_log_init(&w->log);
+}
+
+double campaign_worker_rate(const campaign_worker *w) {
+    if (!w->proc.running) {
+        return 0.0;
+    }
+    if (w->stats.exec_per_sec > 0) {
+        return (double)w->stats.exec_per_sec;
+    }
+    /* Too few executions say nothing (AFL++'s calibration before its first
+     * stats update, a minute in). */
+    double span = w->stats_seen_s - w->started_s;
+    return w->stats.execs >= 100 && span >= 1.0 ? (double)w->stats.execs / span : 0.0;
+}
+
+uint64_t campaign_worker_execs(const campaign_worker *w, double now_s, bool estimate) {
+    uint64_t current = w->stats.execs;
+    if (estimate && w->proc.running && !w->stats.final && now_s > w->stats_seen_s) {
+        current += (uint64_t)(campaign_worker_rate(w) * (now_s - w->stats_seen_s));
+    }
+    return w->execs_before + current;
+}
+
+void campaign_worker_close_run(campaign_worker *w) {
+    w->execs_before += w->stats.execs;
+    memset(&w->stats, 0, sizeof w->stats);
+    /* The log is appended to across runs: its reader keeps its place. */
+}

@@ -1,0 +1,49 @@
+/* campaign_worker: one engine process slot of a campaign (a libFuzzer job,
+ * an AFL++ main or secondary instance) across its restarts. */
+#ifndef CAMPAIGN_WORKER_H
+#define CAMPAIGN_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "campaign_log.h"
+#include "campaign_proc.h"
+#include "campaign_setup.h"
+#include "campaign_stats.h"
+
+typedef struct {
+    int index;
+    char name[32];                  /* job-0, main, sec-1, ... */
+    char log_path[CAMPAIGN_PATH_MAX];
+    campaign_proc proc;
+    campaign_log log;               /* libFuzzer: its status lines */
+    campaign_stats stats;           /* the current run */
+    double stats_seen_s;            /* when stats last changed (campaign clock) */
+    uint64_t execs_before;          /* executions of its finished runs */
+    unsigned starts;
+    unsigned quick_failures;        /* runs in a row that ended early, saving nothing */
+    double started_s;               /* campaign clock at the current run's start */
+    size_t failures_at_start;       /* failure files read when the run started */
+    bool ended;                     /* its run just ended (campaign_run's tick) */
+    bool done;                      /* will not run again */
+    bool broken;                    /* gave up: it kept failing to run */
+} campaign_worker;
+
+void campaign_worker_init(campaign_worker *w, const campaign_setup *s, int index);
+
+/* The current run's executions per second: the engine's own figure, or,
+ * while that is still 0 (libFuzzer's first second, and its jobs restart
+ * often), the run's count over the time it took. */
+double campaign_worker_rate(const campaign_worker *w);
+
+/* Executions so far (finished runs + the current run). When `estimate`,
+ * the current run's count is carried forward at its rate from when it was
+ * last reported (libFuzzer reports at powers of two, and on news). */
+uint64_t campaign_worker_execs(const campaign_worker *w, double now_s, bool estimate);
+
+/* Folds the current run into execs_before; called once the run ended and
+ * its final stats were read. */
+void campaign_worker_close_run(campaign_worker *w);
+
+#endif

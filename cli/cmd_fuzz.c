@@ -1,0 +1,132 @@
+/* gmfuzz fuzz: a coverage-guided differential campaign.
+ *
+ *   prepare   the output folder, target, seeds, dictionary, baseline
+ *             (campaign_setup.h)
+ *   run       the engine processes until time is up or Ctrl-C
+ *             (campaign_run.h, campaign_engine.h)
+ *   minimize  one representative per signature into DIR/repros/
+ *             (campaign_repro.h)
+ *   report    the summary on stdout and in DIR/summary.txt
+ *             (campaign_summary.h)
+ *
+ * Exit codes: 0 nothing new was found, 1 a new signature was found,
+ * 2 usage, 4 infrastructure (no target, engines that would not run, the
+ * backend failed).
+ */
+#include "cmd_fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "campaign_options.h"
+#include "campaign_repro.h"
+#include "campaign_run.h"
+#include "campaign_setup.h"
+#include "campaign_signal.h"
+#include "campaign_summary.h"
+#include "cli_options.h"
+
+/* One reproducer per signature; NULL (and a note in `problem`) when the
+ * backend could not be opened or failed. */
+static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_failures *f,
+                                       char *problem, size_t problem_size) {
+    campaign_repro *repros = calloc(f->n_sigs + 1, sizeof *repros);
+    gm_backend_kind kind = GM_BACKEND_CPU;
+    gm_backend *b = NULL;
+    gm_error err = {0};
+    bool ok = repros != NULL && gm_backend_kind_from_name(s->opt.backend, &kind) &&
+              gm_backend_open(kind, &b, &err);
+    for (size_t i = 0; ok && i < f->n_sigs; i++) {
+        fprintf(stderr, "gmfuzz fuzz: minimizing %s\n", f->sigs[i].signature);
+        ok = campaign_repro_make(b, s, &f->sigs[i], &repros[i], &err);
+    }
+    gm_backend_close(b);
+    if (!ok) {
+        snprintf(problem, problem_size, "no reproducers: %s",
+                 err.msg[0] ? err.msg : "out of memory");
+        free(repros);
+        return NULL;
+    }
+    return repros;
+}
+
+static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran) {
+    if (campaign_summary_new(sum) > 0) {
+        return CLI_EXIT_FINDING;
+    }
+    return ran && sum->problem == NULL ? CLI_EXIT_OK : CLI_EXIT_BACKEND;
+}
+
+static void cmd_fuzz_report(campaign_summary *sum) {
+    char path[CAMPAIGN_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/summary.txt", sum->setup->dir);
+    campaign_summary_print(stdout, sum, CAMPAIGN_SUMMARY_SCREEN_SIGNATURES);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "gmfuzz fuzz: cannot write %s\n", path);
+        return;
+    }
+    campaign_summary_print(f, sum, 0);
+    fclose(f);
+}
+
+/* Runs a prepared campaign to its end and reports it. */
+static int cmd_fuzz_campaign(campaign_setup *s) {
+    campaign_run run;
+    char repro_problem[768] = "";
+    fprintf(stderr, "gmfuzz fuzz: %s, %d job%s, %.0f s: %s\ngmfuzz fuzz: output in %s\n",
+            campaign_engine_name(s->opt.engine), s->opt.jobs, s->opt.jobs == 1 ? "" : "s",
+            s->opt.time_s, s->target, s->dir);
+    campaign_signal_install(true);
+    bool ran = campaign_run_init(&run, s) && campaign_run_all(&run);
+    /* A second Ctrl-C during minimization ends the program at once; every
+     * failure is on disk already. */
+    campaign_signal_install(false);
+    campaign_failures_sort(&run.failures);
+    campaign_repro *repros = cmd_fuzz_repros(s, &run.failures, repro_problem,
+                                             sizeof repro_problem);
+    campaign_summary sum = {.setup = s,
+                            .failures = &run.failures,
+                            .repros = repros,
+                            .elapsed_s = run.elapsed_s,
+                            .execs = run.execs,
+                            .coverage = run.coverage,
+                            .corpus = run.corpus,
+                            .restarts = run.restarts,
+                            .unsaved_crashes = run.unsaved_crashes,
+                            .crash_note = run.crash_note,
+                            .interrupted = run.interrupted};
+    sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
+    sum.exit_code = cmd_fuzz_exit_code(&sum, ran);
+    cmd_fuzz_report(&sum);
+    free(repros);
+    campaign_run_free(&run);
+    return sum.exit_code;
+}
+
+int cmd_fuzz_main(int argc, char **argv) {
+    campaign_options o;
+    char msg[512];
+    if (!campaign_options_parse(argc, argv, &o, msg, sizeof msg)) {
+        fprintf(stderr, "gmfuzz fuzz: %s\n", msg);
+        return CLI_EXIT_USAGE;
+    }
+    if (o.help) {
+        fputs(campaign_options_usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    campaign_setup *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        return CLI_EXIT_BACKEND;
+    }
+    int rc = CLI_EXIT_OK;
+    gm_error err = {0};
+    if (!campaign_setup_prepare(s, &o, &rc, &err)) {
+        fprintf(stderr, "gmfuzz fuzz: %s\n", err.msg);
+    } else {
+        rc = cmd_fuzz_campaign(s);
+    }
+    campaign_setup_free(s);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,133 @@
+# Tests of the planted faults and of the campaign driver (`gmfuzz fuzz`).
+# Included by tests/CMakeLists.txt.
+
+# --- Planted faults (kernel/fused_faults.h) --------------------------------
+# fused_cpu.c compiled once per fault, its entry points renamed, linked next
+# to the correct kernel: each test checks that its fault shows where the
+# catalogue says (tests/test_faults.c). Not in a tree that is itself built
+# with a fault: there the "correct" kernel is not.
+if(GMFUZZ_FAULT STREQUAL "")
+  add_library(test_faults_main OBJECT test_faults.c)
+  target_include_directories(test_faults_main PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(test_faults_main PRIVATE gmfuzz_kernel_cpu)
+  gmfuzz_c_target(test_faults_main)
+  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES)
+    string(TOUPPER "${fault}" macro)
+    add_library(test_fault_kernel_${fault} OBJECT ${PROJECT_SOURCE_DIR}/kernel/fused_cpu.c)
+    target_link_libraries(test_fault_kernel_${fault} PRIVATE gmfuzz_kernel_cpu)
+    target_compile_definitions(test_fault_kernel_${fault} PRIVATE GMFUZZ_FAULT_${macro}=1
+                               fused_cpu_run=fault_fused_cpu_run
+                               fused_oob_describe=fault_fused_oob_describe)
+    gmfuzz_c_target(test_fault_kernel_${fault})
+    add_executable(test_fault_${fault} $<TARGET_OBJECTS:test_faults_main>
+                   $<TARGET_OBJECTS:test_fault_kernel_${fault}>)
+    target_link_libraries(test_fault_${fault} PRIVATE gmfuzz_kernel_cpu)
+    add_test(NAME fault.${fault} COMMAND test_fault_${fault} ${fault})
+    set_tests_properties(fault.${fault} PROPERTIES LABELS "unit;faults")
+  endforeach()
+  list(GET GMFUZZ_FAULT_NAMES 0 first_fault)
+  add_test(NAME fault.catalogue COMMAND test_fault_${first_fault} --catalogue
+                                        ${PROJECT_SOURCE_DIR}/kernel/fused_program.h)
+  set_tests_properties(fault.catalogue PROPERTIES LABELS "unit;faults")
+endif()
+
+# --- The campaign driver (cli/campaign_*.c) --------------------------------
+gmfuzz_test(test_campaign SOURCES test_campaign.c LIBS gmfuzz_campaign
+            ARGS ${CMAKE_CURRENT_BINARY_DIR}/campaign-unit ${CMAKE_CURRENT_SOURCE_DIR}/data
+                 ${PROJECT_SOURCE_DIR}/corpus/known.json)
+set_tests_properties(test_campaign PROPERTIES LABELS "unit;campaign")
+
+# A stand-in libFuzzer target (the real per-input check, libFuzzer's
+# command line and output), so `gmfuzz fuzz` runs end to end in every tree.
+add_executable(fake_libfuzzer fake_libfuzzer.c)
+target_link_libraries(fake_libfuzzer PRIVATE gmfuzz_fuzz)
+gmfuzz_c_target(fake_libfuzzer)
+
+# `gmfuzz fuzz` end to end on the stand-in target.
+function(gmfuzz_campaign_test name rc regex)
+  cmake_parse_arguments(T "" "REPLAY" "" ${ARGN})
+  set(extra)
+  if(DEFINED T_REPLAY)
+    set(extra -DREPLAY=${T_REPLAY})
+  endif()
+  list(JOIN T_UNPARSED_ARGUMENTS "|" args)
+  add_test(NAME campaign.${name}
+           COMMAND ${CMAKE_COMMAND} -E env FAKE_EXEC_US=1000
+                   ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz>
+                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/campaign-${name} -DRC=${rc}
+                   "-DREGEX=${regex}" "-DARGS=${args}" ${extra}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/campaign_check.cmake)
+  set_tests_properties(campaign.${name} PROPERTIES LABELS "cli;campaign")
+endfunction()
+set(FAKE $<TARGET_FILE:fake_libfuzzer>)
+set(CASES ${CMAKE_CURRENT_SOURCE_DIR}/data/cases)
+# Strict baseline: the two differences of the test cases are new. By
+# default each job saves each signature once and goes on...
+# (--runs ends the jobs, so the outcome does not depend on the machine's
+# speed.)
+gmfuzz_campaign_test(fake_strict 1
+  "found 2 new signatures [(]2 of 2 signatures; 4 failing inputs[)]&&signature decode[|]negative_token_rounding[|]page_table: 2 inputs&&signature decode[|]fused_out_of_bounds[|]-: 2 inputs&&repros/decode.negative_token_rounding.page_table.json [(]bs 1 -> 1, minimized&&ran [0-9.]+ s: 600 execs&& 0 restarts&&exit 1: new signatures found"
+  --target ${FAKE} --seeds ${CASES} --strict-baseline --jobs 2 --runs 300 --time 120 REPLAY 2)
+# ... with --abort-on-failure each job stops at each, is restarted on a
+# baseline that lists it, and goes on. (A job restarted after the other one
+# found the second signature never stops on it: 3 or 4 stops.)
+gmfuzz_campaign_test(fake_strict_abort 1
+  "found 2 new signatures [(]2 of 2 signatures; ([34]) failing inputs[)]&& [34] restarts&&exit 1: new signatures found"
+  --target ${FAKE} --seeds ${CASES} --strict-baseline --jobs 2 --runs 300 --time 120
+  --abort-on-failure REPLAY 2)
+# The shipped baseline knows both: nothing new; --runs ends the jobs early.
+gmfuzz_campaign_test(fake_nothing_new 0
+  "found nothing new&&ran [0-9.]+ s: 600 execs&&0 restarts&&exit 0: nothing new"
+  --target ${FAKE} --seeds ${CASES} --jobs 2 --runs 300 --time 60)
+# --stop-on-new: the campaign ends at the first new signature (the job
+# aborts there, so that it cannot have found the second yet).
+gmfuzz_campaign_test(fake_stop_on_new 1
+  "found 1 new signature &&not minimized&&exit 1: new signatures found"
+  --target ${FAKE} --seeds ${CASES} --strict-baseline --jobs 1 --time 60 --stop-on-new
+  --abort-on-failure --no-minimize)
+# A target that exits at once, saving nothing: given up, exit 4.
+gmfuzz_campaign_test(broken_target 4
+  "problem: job-0 stopped within 5 s without saving a failure [(]exit 2, 3 times in a row[)]&&exit 4"
+  --target $<TARGET_FILE:test_campaign> --seeds ${CASES} --jobs 1 --time 30)
+gmfuzz_cli_test(fuzz_usage 2 "unknown option '--frobnicate'" "fuzz|--frobnicate")
+gmfuzz_cli_test(fuzz_bad_jobs 2 "--jobs: bad or missing value 'many'" "fuzz|--jobs|many")
+gmfuzz_cli_test(fuzz_help 0 "exit codes: 0 nothing new found" "fuzz|--help")
+gmfuzz_cli_test(fuzz_no_target 4 "no AFL[+][+] target gmfuzz-afl-cuda .*Build it"
+                "fuzz|--engine|afl++|--backend|cuda|--out|${CMAKE_CURRENT_BINARY_DIR}/campaign-none")
+gmfuzz_cli_test(fuzz_missing_target 2 "--target /nonexistent/t: not an executable file"
+                "fuzz|--target|/nonexistent/t")
+foreach(sig INT TERM)
+  string(TOLOWER "${sig}" lower)
+  add_test(NAME campaign.sig${lower}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_sigint.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                   ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-sig${lower} ${sig})
+  set_tests_properties(campaign.sig${lower} PROPERTIES LABELS "cli;campaign")
+endforeach()
+
+# --- Efficacy: the fuzzer finds every planted fault ------------------------
+# bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
+# its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
+# the kernel's two files), then each test runs one job from the seed corpus
+# with the same exec budget and seed and must stop at a signature that
+# corpus/known.json does not list, whose reproducer does not replay on the
+# correct kernel. "none" (the correct kernel, same budget) must find
+# nothing. The sub-tree does not depend on this tree's flags, so the
+# sanitizer tree leaves these to the others; without clang they skip.
+set(GMFUZZ_EFFICACY_RUNS 50000 CACHE STRING
+    "Exec budget of each efficacy test (bench/detect_faults.sh --runs)")
+if(NOT GMFUZZ_SANITIZE AND GMFUZZ_FAULT STREQUAL "")
+  set(efficacy_build ${CMAKE_CURRENT_BINARY_DIR}/efficacy-build)
+  set(detect ${PROJECT_SOURCE_DIR}/bench/detect_faults.sh)
+  add_test(NAME efficacy.build
+           COMMAND ${detect} --build-only --build ${efficacy_build} ${GMFUZZ_FAULT_NAMES} none)
+  set_tests_properties(efficacy.build PROPERTIES FIXTURES_SETUP efficacy LABELS efficacy
+                       SKIP_RETURN_CODE 77 TIMEOUT 1200)
+  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES ITEMS none)
+    add_test(NAME efficacy.${fault}
+             COMMAND ${detect} --check --no-build --build ${efficacy_build}
+                     --runs ${GMFUZZ_EFFICACY_RUNS} --seed 1 --time 300
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/efficacy/${fault} ${fault})
+    set_tests_properties(efficacy.${fault} PROPERTIES FIXTURES_REQUIRED efficacy
+                         LABELS efficacy SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endforeach()
+endif()

@@ -1,0 +1,192 @@
+/* fake_libfuzzer: a stand-in for a libFuzzer target, so the campaign
+ * driver's tests run in every tree (no clang, no -fsanitize=fuzzer).
+ *
+ * It takes libFuzzer's command line (-flag=value ... CORPUS_DIR) and
+ * environment (GMFUZZ_FAILURE_DIR, GMFUZZ_BASELINE, GMFUZZ_COMPARE,
+ * GMFUZZ_STRICT_BASELINE, GMFUZZ_KEEP_GOING), runs every JSON case of the
+ * corpus through the real per-input check (fuzz/fuzz_check.h) over and
+ * over, prints status lines in libFuzzer's format, and behaves as the
+ * gmfuzz libFuzzer target does: on a failure (saved by fuzz_check) it
+ * prints the crash report and its final stats and aborts, or with
+ * GMFUZZ_KEEP_GOING=1 saves each signature once and goes on; at -runs or
+ * -max_total_time it prints "Done" and exits 0; on SIGINT it prints its
+ * final stats and exits.
+ *
+ * FAKE_EXEC_US (default 1000) is how long one execution pretends to take,
+ * so a test's timing does not depend on the machine.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz_check.h"
+#include "gm_json.h"
+
+typedef struct {
+    unsigned long long runs;  /* -runs: 0, no limit */
+    long max_total_time;      /* -max_total_time: 0, no limit */
+    const char *corpus;
+} fake_args;
+
+static volatile sig_atomic_t fake_interrupted;
+
+static void fake_on_sigint(int sig) {
+    (void)sig;
+    fake_interrupted = 1;
+}
+
+static void fake_parse(int argc, char **argv, fake_args *a) {
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "-runs=", 6) == 0) {
+            a->runs = strtoull(argv[i] + 6, NULL, 10);
+        } else if (strncmp(argv[i], "-max_total_time=", 16) == 0) {
+            a->max_total_time = strtol(argv[i] + 16, NULL, 10);
+        } else if (argv[i][0] != '-') {
+            a->corpus = argv[i];
+        }
+    }
+}
+
+/* The corpus's JSON cases (and the cases of vectors and reproducers). */
+static size_t fake_load(const char *dir, gm_doc *docs, size_t max) {
+    DIR *d = dir ? opendir(dir) : NULL;
+    size_t n = 0;
+    gm_limits lim;
+    gm_limits_default(&lim);
+    char path[4096];
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && n < max; e = readdir(d)) {
+        gm_error err = {0};
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) {
+            continue;
+        }
+        gm_doc_init(&docs[n]);
+        if (strstr(e->d_name, ".json") != NULL &&
+            gm_json_read_file(path, &lim, &docs[n], &err)) {
+            n++;
+        } else {
+            gm_doc_free(&docs[n]);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return n;
+}
+
+/* Keep-going mode: whether `signature` is new to this process. */
+static bool fake_first_time(const char *signature) {
+    enum { FAKE_SEEN_MAX = 64 };
+    static char seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
+    static size_t n_seen;
+    for (size_t i = 0; i < n_seen; i++) {
+        if (strcmp(seen[i], signature) == 0) {
+            return false;
+        }
+    }
+    if (n_seen < FAKE_SEEN_MAX) {
+        snprintf(seen[n_seen++], GM_SIGNATURE_MAX, "%s", signature);
+    }
+    return true;
+}
+
+/* One input; true when the target must abort (a failure, not going on). */
+static bool fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_going) {
+    if (!keep_going) {
+        return fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_FAILURE;
+    }
+    fuzz_check_config quiet = *cfg;
+    gm_finding f;
+    quiet.failure_dir = NULL;
+    if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && fake_first_time(f.signature)) {
+        fuzz_check_case(cfg, c, NULL);
+        printf("gmfuzz: new finding %s, going on\n", f.signature);
+    }
+    return false;
+}
+
+static void fake_final_stats(unsigned long long execs) {
+    printf("stat::number_of_executed_units: %llu\n", execs);
+    printf("stat::average_exec_per_sec:     1000\n");
+    fflush(stdout);
+}
+
+static bool fake_config(fuzz_check_config *cfg, gm_backend **b, gm_baseline **base) {
+    const char *compare = getenv("GMFUZZ_COMPARE");
+    const char *baseline = getenv("GMFUZZ_BASELINE");
+    const char *strict = getenv("GMFUZZ_STRICT_BASELINE");
+    gm_error err = {0};
+    memset(cfg, 0, sizeof *cfg);
+    if (!gm_backend_open(GM_BACKEND_CPU, b, &err) ||
+        !(baseline ? gm_baseline_load(baseline, base, &err) : gm_baseline_empty(base, &err))) {
+        fprintf(stderr, "fake_libfuzzer: %s\n", err.msg);
+        return false;
+    }
+    cfg->backend = *b;
+    cfg->level = compare && strcmp(compare, "strict") == 0 ? GM_COMPARE_STRICT : GM_COMPARE_LIVE;
+    cfg->baseline = *base;
+    cfg->strict_baseline = strict != NULL && strcmp(strict, "1") == 0;
+    cfg->failure_dir = getenv("GMFUZZ_FAILURE_DIR");
+    cfg->engine = "libfuzzer";
+    return true;
+}
+
+/* Runs the corpus round and round; returns the exit code. */
+static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, size_t n) {
+    const long exec_us = getenv("FAKE_EXEC_US") ? atol(getenv("FAKE_EXEC_US")) : 1000;
+    const char *keep = getenv("GMFUZZ_KEEP_GOING");
+    const bool keep_going = keep != NULL && strcmp(keep, "1") == 0;
+    const struct timespec pause = {exec_us / 1000000, (exec_us % 1000000) * 1000};
+    time_t start = time(NULL);
+    unsigned long long execs = 0;
+    printf("#0\tINITED cov: 10 ft: 10 corp: %zu/1Kb exec/s: 0 rss: 30Mb\n", n);
+    for (size_t i = 0; !fake_interrupted; i++) {
+        if ((a->runs && execs >= a->runs) ||
+            (a->max_total_time && time(NULL) - start >= a->max_total_time)) {
+            printf("#%llu\tDONE   cov: %zu ft: 20 corp: %zu/1Kb exec/s: 1000 rss: 30Mb\n",
+                   execs, 10 + n, n);
+            printf("Done %llu runs in %ld second(s)\n", execs, (long)(time(NULL) - start));
+            fake_final_stats(execs);
+            return 0;
+        }
+        nanosleep(&pause, NULL);
+        execs++;
+        cfg->execs = execs;
+        if (n > 0 && fake_one(cfg, &docs[i % n].c, keep_going)) {
+            printf("==%ld== ERROR: libFuzzer: deadly signal\n", (long)getpid());
+            fake_final_stats(execs);
+            abort();
+        }
+        if ((execs & (execs - 1)) == 0) {
+            printf("#%llu\tpulse  cov: %zu ft: 20 corp: %zu/1Kb lim: 4 exec/s: 1000 rss: 30Mb\n",
+                   execs, 10 + n, n);
+            fflush(stdout);
+        }
+    }
+    printf("==%ld== libFuzzer: run interrupted; exiting\n", (long)getpid());
+    fake_final_stats(execs);
+    return 72;
+}
+
+int main(int argc, char **argv) {
+    fake_args a;
+    fake_parse(argc, argv, &a);
+    signal(SIGINT, fake_on_sigint);
+    enum { FAKE_MAX_DOCS = 64 };
+    static gm_doc docs[FAKE_MAX_DOCS];
+    size_t n = fake_load(a.corpus, docs, FAKE_MAX_DOCS);
+    fuzz_check_config cfg;
+    gm_backend *b = NULL;
+    gm_baseline *base = NULL;
+    int rc = fake_config(&cfg, &b, &base) ? fake_fuzz(&a, &cfg, docs, n) : 1;
+    for (size_t i = 0; i < n; i++) {
+        gm_doc_free(&docs[i]);
+    }
+    gm_baseline_free(base);
+    gm_backend_close(b);
+    return rc;
+}

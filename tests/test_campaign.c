@@ -1,0 +1,661 @@
+/* The pieces of the campaign driver (cli/campaign_*.c): parsing what the
+ * engines print (samples captured from libFuzzer 14 and AFL++ 4.04c), the
+ * status line, options, command lines, the log follower, the failure
+ * folder, the campaign baseline, reproducer names and the summary.
+ *
+ *   test_campaign WORK_DIR DATA_DIR KNOWN_JSON
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign_afl.h"
+#include "campaign_baseline.h"
+#include "campaign_failures.h"
+#include "campaign_libfuzzer.h"
+#include "campaign_log.h"
+#include "campaign_options.h"
+#include "campaign_proc.h"
+#include "campaign_repro.h"
+#include "campaign_stats.h"
+#include "campaign_status.h"
+#include "campaign_summary.h"
+#include "gm_json.h"
+#include "gm_repro.h"
+#include "gm_run.h"
+#include "gm_test.h"
+
+static const char *work_dir, *data_dir, *known_json;
+
+/* ---- engine output ------------------------------------------------------ */
+
+static void test_libfuzzer_status_lines(void) {
+    campaign_stats s = {0};
+    CHECK(!campaign_stats_libfuzzer_line("INFO: Seed: 1", &s));
+    CHECK(!campaign_stats_libfuzzer_line("    #0 0x55f4e595cd14 in __sanitizer_print_stack_trace",
+                                         &s));
+    CHECK(!s.have);
+    CHECK(campaign_stats_libfuzzer_line("#2\tINITED cov: 3 ft: 3 corp: 1/1b exec/s: 0 rss: 27Mb",
+                                        &s));
+    CHECK(s.have);
+    CHECK_EQ_I64(s.execs, 2);
+    CHECK_EQ_I64(s.coverage, 3);
+    CHECK_EQ_I64(s.corpus, 1);
+    CHECK(campaign_stats_libfuzzer_line(
+        "#1793\tNEW    cov: 8 ft: 8 corp: 6/20b lim: 14 exec/s: 0 rss: 27Mb L: 5/5 MS: 2 "
+        "InsertByte-ChangeBit-",
+        &s));
+    CHECK_EQ_I64(s.execs, 1793);
+    CHECK_EQ_I64(s.coverage, 8);
+    CHECK_EQ_I64(s.corpus, 6);
+    CHECK(campaign_stats_libfuzzer_line(
+        "#262144\tpulse  cov: 812 ft: 2900 corp: 310/22Kb lim: 4096 exec/s: 21845 rss: 48Mb", &s));
+    CHECK_EQ_I64(s.execs, 262144);
+    CHECK_EQ_I64(s.exec_per_sec, 21845);
+    CHECK_EQ_I64(s.coverage, 812);
+    CHECK_EQ_I64(s.corpus, 310);
+    CHECK(!s.final);
+}
+
+static void test_libfuzzer_fork_and_final(void) {
+    campaign_stats s = {0};
+    CHECK(campaign_stats_libfuzzer_line(
+        "#45815: cov: 9 ft: 8 corp: 6 exec/s 1200 oom/timeout/crash: 0/0/1 time: 0s job: 2 "
+        "dft_time: 0",
+        &s));
+    CHECK_EQ_I64(s.execs, 45815);
+    CHECK_EQ_I64(s.exec_per_sec, 1200);
+    CHECK_EQ_I64(s.coverage, 9);
+    CHECK_EQ_I64(s.corpus, 6);
+    CHECK(campaign_stats_libfuzzer_line("stat::number_of_executed_units: 60023", &s));
+    CHECK(campaign_stats_libfuzzer_line("stat::average_exec_per_sec:     30011", &s));
+    CHECK(!campaign_stats_libfuzzer_line("stat::peak_rss_mb:              29", &s));
+    CHECK(s.final);
+    CHECK_EQ_I64(s.execs, 60023);
+    CHECK_EQ_I64(s.exec_per_sec, 30011);
+    CHECK_EQ_I64(s.coverage, 9); /* kept from the last status line */
+}
+
+static const char afl_stats_sample[] =
+    "start_time        : 1732870000\n"
+    "last_update       : 1732870042\n"
+    "run_time          : 42\n"
+    "fuzzer_pid        : 4242\n"
+    "cycles_done       : 3\n"
+    "execs_done        : 1234567\n"
+    "execs_per_sec     : 29394.45\n"
+    "corpus_count      : 318\n"
+    "corpus_found      : 300\n"
+    "bitmap_cvg        : 4.81%\n"
+    "saved_crashes     : 2\n"
+    "edges_found       : 1577\n"
+    "target_mode       : persistent shmem_testcase default\n";
+
+static void test_afl_stats(void) {
+    campaign_stats s = {0};
+    CHECK(!campaign_stats_afl("nothing: here\n", &s));
+    CHECK(!s.have);
+    CHECK(campaign_stats_afl(afl_stats_sample, &s));
+    CHECK_EQ_I64(s.execs, 1234567);
+    CHECK_EQ_I64(s.exec_per_sec, 29394);
+    CHECK_EQ_I64(s.corpus, 318);
+    CHECK_EQ_I64(s.coverage, 1577);
+}
+
+static void test_afl_plot(void) {
+    static const char plot[] =
+        "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "
+        "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, "
+        "edges_found\n"
+        "5, 0, 0, 12, 11, 3, 1.20%, 0, 0, 2, 2100.50, 10500, 390\n"
+        "10, 0, 4, 40, 30, 8, 2.11%, 1, 0, 3, 2250.00, 22000, 688\n";
+    campaign_stats s = {0};
+    CHECK(!campaign_stats_afl_plot("# relative_time, total_execs\n", &s));
+    CHECK(campaign_stats_afl_plot(plot, &s));
+    CHECK_EQ_I64(s.execs, 22000);
+    CHECK_EQ_I64(s.exec_per_sec, 2250);
+    CHECK_EQ_I64(s.corpus, 40);
+    CHECK_EQ_I64(s.coverage, 688);
+}
+
+/* ---- the live line ------------------------------------------------------ */
+
+static void test_status_human(void) {
+    char buf[16];
+    const struct {
+        uint64_t v;
+        const char *text;
+    } cases[] = {{0, "0"},          {999, "999"},       {1000, "1.00k"},
+                 {20512, "20.5k"},  {512000, "512k"},   {999499, "999k"},
+                 {999950, "1.00M"}, {1234567, "1.23M"}, {4200000000ull, "4.20G"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        campaign_status_human(cases[i].v, buf, sizeof buf);
+        CHECK_STR_CONTAINS(buf, cases[i].text);
+        CHECK_EQ_I64(strlen(buf), strlen(cases[i].text));
+    }
+}
+
+static void test_status_line(void) {
+    campaign_status st = {12.4, 60.0, 1234567, 20512, 812, 310, 2, 5, 2, 2};
+    char line[256];
+    campaign_status_format(&st, line, sizeof line);
+    CHECK(strcmp(line, "[  12s/60s] execs 1.23M  exec/s 20.5k  cov 812  corpus 310  "
+                       "signatures 2 (5 failures)  jobs 2/2") == 0);
+    st.failures = 1;
+    campaign_status_format(&st, line, sizeof line);
+    CHECK_STR_CONTAINS(line, "signatures 2 (1 failure)  jobs");
+}
+
+/* ---- options and command lines ------------------------------------------ */
+
+static bool parse(campaign_options *o, char *msg, int argc, ...) {
+    char *argv[16] = {"fuzz"};
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 1; i < argc && i < 16; i++) {
+        argv[i] = va_arg(ap, char *);
+    }
+    va_end(ap);
+    return campaign_options_parse(argc, argv, o, msg, 256);
+}
+
+static void test_options(void) {
+    campaign_options o;
+    char msg[256] = "";
+    CHECK(parse(&o, msg, 1));
+    CHECK(o.engine == CAMPAIGN_LIBFUZZER);
+    CHECK(strcmp(o.backend, "cpu") == 0);
+    CHECK(o.time_s == CAMPAIGN_DEFAULT_TIME_S);
+    CHECK_EQ_I64(o.jobs, sysconf(_SC_NPROCESSORS_ONLN));
+    CHECK(o.out_dir == NULL && o.minimize && !o.strict_baseline && o.compare == GM_COMPARE_LIVE);
+    CHECK(parse(&o, msg, 12, "--engine", "afl++", "--backend", "cuda", "--time", "2.5", "--jobs",
+                "3", "--compare", "strict", "--strict-baseline"));
+    CHECK(o.engine == CAMPAIGN_AFL && strcmp(o.backend, "cuda") == 0 && o.time_s == 2.5 &&
+          o.jobs == 3 && o.compare == GM_COMPARE_STRICT && o.strict_baseline);
+    CHECK(!o.abort_on_failure && !o.stop_on_new);
+    CHECK(parse(&o, msg, 6, "--no-seeds", "--no-dict", "--no-minimize", "--abort-on-failure",
+                "--stop-on-new"));
+    CHECK(strcmp(o.seeds, "") == 0 && strcmp(o.dict, "") == 0 && !o.minimize);
+    CHECK(o.abort_on_failure && o.stop_on_new);
+    CHECK(!parse(&o, msg, 3, "--jobs", "0"));
+    CHECK_STR_CONTAINS(msg, "--jobs: bad or missing value '0'");
+    CHECK(!parse(&o, msg, 2, "--time"));
+    CHECK_STR_CONTAINS(msg, "--time: bad or missing value");
+    CHECK(!parse(&o, msg, 3, "--time", "-5"));
+    CHECK(!parse(&o, msg, 3, "--engine", "honggfuzz"));
+    CHECK(!parse(&o, msg, 3, "--backend", "tpu"));
+    CHECK(!parse(&o, msg, 2, "--frobnicate"));
+    CHECK_STR_CONTAINS(msg, "unknown option '--frobnicate'");
+    CHECK(!parse(&o, msg, 5, "--engine", "afl++", "--runs", "10"));
+    CHECK_STR_CONTAINS(msg, "--runs is for libFuzzer");
+}
+
+static void fake_setup(campaign_setup *s, campaign_engine engine) {
+    memset(s, 0, sizeof *s);
+    campaign_options_default(&s->opt);
+    s->opt.engine = engine;
+    s->opt.jobs = 2;
+    snprintf(s->dir, sizeof s->dir, "/o");
+    snprintf(s->target, sizeof s->target, "/b/fuzz/target");
+    snprintf(s->corpus, sizeof s->corpus, "/o/corpus");
+    snprintf(s->artifacts, sizeof s->artifacts, "/o/artifacts");
+    snprintf(s->afl_out, sizeof s->afl_out, "/o/afl");
+    snprintf(s->logs, sizeof s->logs, "/o/logs");
+    snprintf(s->dict, sizeof s->dict, "/src/fuzz/gmfuzz.dict");
+    snprintf(s->repros, sizeof s->repros, "/o/repros");
+}
+
+/* The list joined with spaces. */
+static void joined(campaign_argv *a, char *out, size_t size) {
+    out[0] = '\0';
+    for (size_t i = 0; i < a->count; i++) {
+        strncat(out, i ? " " : "", size - strlen(out) - 1);
+        strncat(out, a->items[i], size - strlen(out) - 1);
+    }
+}
+
+static void test_libfuzzer_argv(void) {
+    campaign_setup s;
+    campaign_worker w;
+    campaign_argv a;
+    char line[1024];
+    fake_setup(&s, CAMPAIGN_LIBFUZZER);
+    s.opt.runs = 1000;
+    s.opt.seed = 7;
+    campaign_worker_init(&w, &s, 1);
+    CHECK(strcmp(w.name, "job-1") == 0 && strcmp(w.log_path, "/o/logs/job-1.log") == 0);
+    campaign_argv_init(&a);
+    campaign_libfuzzer_argv(&s, &w, 59.2, &a);
+    joined(&a, line, sizeof line);
+    CHECK(strcmp(line, "/b/fuzz/target -print_final_stats=1 -max_total_time=60 "
+                       "-artifact_prefix=/o/artifacts/ -runs=1000 -seed=8 "
+                       "-dict=/src/fuzz/gmfuzz.dict /o/corpus") == 0);
+    campaign_argv_free(&a);
+    /* A restart: the budget left, a seed of its own, at least a second. */
+    w.starts = 1;
+    w.execs_before = 400;
+    campaign_argv_init(&a);
+    campaign_libfuzzer_argv(&s, &w, 0.3, &a);
+    joined(&a, line, sizeof line);
+    CHECK_STR_CONTAINS(line, "-max_total_time=1 ");
+    CHECK_STR_CONTAINS(line, "-runs=600 -seed=10 ");
+    campaign_argv_free(&a);
+}
+
+static void test_libfuzzer_restarts(void) {
+    campaign_setup s;
+    campaign_worker w;
+    fake_setup(&s, CAMPAIGN_LIBFUZZER);
+    campaign_worker_init(&w, &s, 0);
+    w.proc.exited = false; /* killed by SIGABRT: the target stopped on a failure */
+    w.proc.code = 6;
+    CHECK(campaign_libfuzzer_restarts(&s, &w));
+    w.proc.exited = true; /* exit 77 after a deadly signal */
+    w.proc.code = 77;
+    CHECK(campaign_libfuzzer_restarts(&s, &w));
+    w.proc.code = 0; /* done: -runs or -max_total_time reached */
+    CHECK(!campaign_libfuzzer_restarts(&s, &w));
+    w.proc.code = 77;
+    s.opt.runs = 100;
+    w.execs_before = 100; /* budget spent */
+    CHECK(!campaign_libfuzzer_restarts(&s, &w));
+}
+
+static void test_afl_argv(void) {
+    campaign_setup s;
+    campaign_worker main_w, sec;
+    campaign_argv a, env;
+    char line[1024];
+    fake_setup(&s, CAMPAIGN_AFL);
+    campaign_worker_init(&main_w, &s, 0);
+    campaign_worker_init(&sec, &s, 2);
+    CHECK(strcmp(main_w.name, "main") == 0 && strcmp(sec.name, "sec-2") == 0);
+    campaign_argv_init(&a);
+    campaign_afl_argv(&s, &main_w, 30.0, &a);
+    joined(&a, line, sizeof line);
+    CHECK(strcmp(line, "afl-fuzz -i /o/corpus -o /o/afl -M main -V 30 -x "
+                       "/src/fuzz/gmfuzz.dict -- /b/fuzz/target") == 0);
+    campaign_argv_free(&a);
+    campaign_argv_init(&a);
+    s.dict[0] = '\0';
+    campaign_afl_argv(&s, &sec, 30.0, &a);
+    joined(&a, line, sizeof line);
+    CHECK(strcmp(line, "afl-fuzz -i /o/corpus -o /o/afl -S sec-2 -V 30 -- /b/fuzz/target") == 0);
+    campaign_argv_free(&a);
+    campaign_argv_init(&env);
+    campaign_afl_env(&env);
+    joined(&env, line, sizeof line);
+    CHECK_STR_CONTAINS(line, "AFL_SKIP_CPUFREQ=1");
+    CHECK_STR_CONTAINS(line, "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1");
+    CHECK_STR_CONTAINS(line, "AFL_NO_UI=1");
+    campaign_argv_free(&env);
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+static void on_line(const char *line, void *ctx) {
+    char *seen = ctx;
+    strcat(seen, "[");
+    strcat(seen, line);
+    strcat(seen, "]");
+}
+
+static void test_log_follow(void) {
+    char path[4096], seen[256] = "";
+    snprintf(path, sizeof path, "%s/follow.log", work_dir);
+    remove(path);
+    campaign_log log;
+    campaign_log_init(&log);
+    campaign_log_follow(&log, path, on_line, seen); /* no file yet */
+    CHECK(strcmp(seen, "") == 0);
+    FILE *f = fopen(path, "w");
+    fputs("one\ntw", f);
+    fflush(f);
+    campaign_log_follow(&log, path, on_line, seen);
+    CHECK(strcmp(seen, "[one]") == 0);
+    fputs("o\n\nthree\n", f);
+    fclose(f);
+    campaign_log_follow(&log, path, on_line, seen);
+    CHECK(strcmp(seen, "[one][two][][three]") == 0);
+    campaign_log_follow(&log, path, on_line, seen);
+    CHECK(strcmp(seen, "[one][two][][three]") == 0);
+}
+
+/* An empty folder `dir` (its files from an earlier run removed). */
+static void fresh_dir(const char *dir) {
+    mkdir(dir, 0777);
+    DIR *d = opendir(dir);
+    char path[4400];
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            remove(path);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+}
+
+/* The whole of a small file (static buffer). */
+static const char *slurp(const char *path) {
+    static char text[4096];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f) {
+        fclose(f);
+    }
+    return text;
+}
+
+static void wait_for(campaign_proc *p) {
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 500 && campaign_proc_poll(p); i++) {
+        nanosleep(&tick, NULL);
+    }
+}
+
+static void test_proc(void) {
+    char log[4096], how[64], last[64];
+    snprintf(log, sizeof log, "%s/proc.log", work_dir);
+    remove(log);
+    campaign_proc p;
+    gm_error err = {0};
+    char *argv[] = {"sh", "-c", "echo \"x=$GMFUZZ_X\"; echo oops >&2; exit 3", NULL};
+    char *env[] = {"GMFUZZ_X=from-driver", NULL};
+    setenv("GMFUZZ_X", "from-parent", 1); /* the extra environment wins */
+    CHECK(campaign_proc_start(&p, argv, env, log, &err));
+    wait_for(&p);
+    CHECK(!p.running && p.exited);
+    CHECK_EQ_I64(p.code, 3);
+    CHECK(strcmp(slurp(log), "x=from-driver\noops\n") == 0);
+    campaign_proc_describe(&p, how, sizeof how);
+    CHECK(strcmp(how, "exit 3") == 0);
+    campaign_log_last_line(log, last, sizeof last);
+    CHECK(strcmp(last, "oops") == 0);
+    /* Stopping: SIGINT to the group, then SIGKILL after the grace time. */
+    char *sleeper[] = {"sh", "-c", "trap '' INT; echo ready; sleep 30", NULL};
+    char *no_env[] = {NULL};
+    campaign_proc procs[2];
+    char *quick[] = {"sleep", "30", NULL};
+    remove(log);
+    CHECK(campaign_proc_start(&procs[0], quick, no_env, log, &err));
+    CHECK(campaign_proc_start(&procs[1], sleeper, no_env, log, &err));
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 500 && strstr(slurp(log), "ready") == NULL; i++) {
+        nanosleep(&tick, NULL); /* until the second one ignores SIGINT */
+    }
+    campaign_proc_stop_all(procs, 2, 300);
+    CHECK(!procs[0].running && !procs[0].exited && procs[0].code == 2);  /* SIGINT */
+    CHECK(!procs[1].running && !procs[1].exited);
+    CHECK_EQ_I64(procs[1].code, 9); /* SIGKILL */
+    char *missing[] = {"/nonexistent/engine", NULL};
+    CHECK(!campaign_proc_start(&p, missing, no_env, log, &err));
+    CHECK_STR_CONTAINS(err.msg, "/nonexistent/engine: cannot start");
+}
+
+/* Runs a test case and saves it as a failure file named `name`. */
+static bool write_failure(const char *dir, const char *name, const char *case_file,
+                          uint64_t execs, gm_finding *f) {
+    char in[4096], out[4096];
+    snprintf(in, sizeof in, "%s/cases/%s", data_dir, case_file);
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    gm_limits lim;
+    gm_limits_default(&lim);
+    gm_doc doc;
+    gm_doc_init(&doc);
+    gm_error err = {0};
+    gm_backend *b = NULL;
+    gm_run_result r;
+    gm_run_result_init(&r);
+    gm_repro_origin origin = {"libfuzzer", execs, false, NULL};
+    bool ok = gm_json_read_file(in, &lim, &doc, &err) &&
+              gm_backend_open(GM_BACKEND_CPU, &b, &err) &&
+              gm_run_case(b, &doc.c, GM_COMPARE_LIVE, &r, &err);
+    if (ok) {
+        gm_classify(&doc.c, &r, f);
+        ok = gm_repro_write(out, &doc.c, &r, f, GM_BACKEND_CPU, &origin, &err);
+    }
+    if (!ok) {
+        fprintf(stderr, "write_failure: %s\n", err.msg);
+    }
+    gm_run_result_free(&r);
+    gm_backend_close(b);
+    gm_doc_free(&doc);
+    return ok;
+}
+
+static void test_failures_scan(void) {
+    char dir[4096], junk[4200];
+    snprintf(dir, sizeof dir, "%s/failures", work_dir);
+    fresh_dir(dir);
+    gm_finding neg, oob;
+    CHECK(write_failure(dir, "failure-aaaa-1-10.json", "negative_token.json", 10, &neg));
+    CHECK(write_failure(dir, "failure-bbbb-1-20.json", "pool_index_out_of_range.json", 20, &oob));
+    snprintf(junk, sizeof junk, "%s/failure-cccc-1-30.json", dir);
+    FILE *f = fopen(junk, "w");
+    fputs("{\"format\": \"gmfuzz-case-v1\"", f);
+    fclose(f);
+    snprintf(junk, sizeof junk, "%s/notes.json", dir); /* not a failure name: ignored */
+    f = fopen(junk, "w");
+    fclose(f);
+    struct timespec start = {0, 0};
+    campaign_failures fs;
+    campaign_failures_init(&fs);
+    CHECK_EQ_I64(campaign_failures_scan(&fs, dir, start), 2);
+    CHECK_EQ_I64(fs.files, 3);
+    CHECK_EQ_I64(fs.unreadable, 1);
+    CHECK_EQ_I64(fs.n_sigs, 2);
+    CHECK(write_failure(dir, "failure-aaaa-2-5.json", "negative_token.json", 5, &neg));
+    CHECK_EQ_I64(campaign_failures_scan(&fs, dir, start), 0); /* same signature again */
+    CHECK_EQ_I64(fs.files, 4);
+    CHECK_EQ_I64(campaign_failures_scan(&fs, dir, start), 0); /* nothing read twice */
+    CHECK_EQ_I64(fs.files, 4);
+    campaign_failures_sort(&fs);
+    const campaign_signature *s = NULL;
+    for (size_t i = 0; i < fs.n_sigs; i++) {
+        s = strcmp(fs.sigs[i].signature, neg.signature) == 0 ? &fs.sigs[i] : s;
+    }
+    CHECK(s != NULL);
+    if (s != NULL) {
+        CHECK_EQ_I64(s->count, 2);
+        CHECK(s->first_s > 1e9); /* seconds since 1970: the files' times */
+        CHECK(s->smallest != NULL && strstr(s->smallest, "failure-aaaa-") != NULL);
+    }
+    CHECK(fs.sigs[0].first_s <= fs.sigs[1].first_s);
+    CHECK(campaign_failures_is_failure_name("failure-1-2-3.json"));
+    CHECK(!campaign_failures_is_failure_name("failure-1-2-3.json.tmp.77"));
+    CHECK(!campaign_failures_is_failure_name("crash-123"));
+    campaign_failures_free(&fs);
+}
+
+/* A finding with `signature` (as the baseline sees it). */
+static bool finding_known(const char *baseline_path, const gm_finding *f) {
+    gm_baseline *b = NULL;
+    gm_error err = {0};
+    if (!gm_baseline_load(baseline_path, &b, &err)) {
+        fprintf(stderr, "finding_known: %s\n", err.msg);
+        return false;
+    }
+    bool known = gm_baseline_is_known(b, f);
+    gm_baseline_free(b);
+    return known;
+}
+
+static void test_campaign_baseline(void) {
+    char dir[4096], out[4200];
+    snprintf(dir, sizeof dir, "%s/baseline-failures", work_dir);
+    snprintf(out, sizeof out, "%s/baseline.json", work_dir);
+    fresh_dir(dir);
+    gm_finding neg, oob;
+    CHECK(write_failure(dir, "failure-1-1-1.json", "negative_token.json", 1, &neg));
+    CHECK(write_failure(dir, "failure-2-1-1.json", "pool_index_out_of_range.json", 1, &oob));
+    campaign_failures fs;
+    campaign_failures_init(&fs);
+    struct timespec start = {0, 0};
+    gm_error err = {0};
+    /* Strict: nothing known but what was found. */
+    CHECK(campaign_baseline_write(NULL, &fs, "/o", out, &err));
+    CHECK(!finding_known(out, &neg));
+    CHECK_EQ_I64(campaign_failures_scan(&fs, dir, start), 2);
+    CHECK(campaign_baseline_write(NULL, &fs, "/o", out, &err));
+    CHECK(finding_known(out, &neg));
+    CHECK(finding_known(out, &oob));
+    /* From the shipped baseline: its classes stay, found signatures join,
+     * and writing it again does not list them twice (the loader would
+     * refuse the file). */
+    CHECK(campaign_baseline_write(known_json, &fs, "/o", out, &err));
+    CHECK(finding_known(out, &neg));
+    CHECK(campaign_baseline_write(out, &fs, "/o", out, &err));
+    CHECK(finding_known(out, &oob));
+    CHECK(!campaign_baseline_write("/nonexistent/known.json", &fs, "/o", out, &err));
+    CHECK_STR_CONTAINS(err.msg, "/nonexistent/known.json");
+    campaign_failures_free(&fs);
+}
+
+/* ---- reproducers and the summary ---------------------------------------- */
+
+static void test_slug(void) {
+    char slug[GM_SIGNATURE_MAX];
+    campaign_repro_slug("decode|unclassified|cu_seqlens_k+page_table", slug, sizeof slug);
+    CHECK(strcmp(slug, "decode.unclassified.cu_seqlens_k-page_table") == 0);
+    campaign_repro_slug("draft_decode|legacy_raises+fused_out_of_bounds|-", slug, sizeof slug);
+    CHECK(strcmp(slug, "draft_decode.legacy_raises-fused_out_of_bounds._") == 0);
+    campaign_repro_slug("a/../b", slug, sizeof slug);
+    CHECK(strchr(slug, '/') == NULL);
+}
+
+/* The summary of a campaign with two signatures (one new, one known). */
+typedef struct {
+    campaign_setup setup;
+    campaign_failures failures;
+    campaign_signature sigs[2];
+    campaign_repro repros[2];
+    campaign_summary sum;
+} summary_fixture;
+
+static void summary_fixture_init(summary_fixture *x) {
+    memset(x, 0, sizeof *x);
+    fake_setup(&x->setup, CAMPAIGN_LIBFUZZER);
+    x->setup.opt.time_s = 60;
+    campaign_signature found = {.signature = "decode|unclassified|cu_seqlens_k", .count = 3,
+                                .smallest = "/o/failures/failure-a.json",
+                                .smallest_bytes = 4096, .first_s = 1.5, .first_execs = 900,
+                                .first = "/o/failures/failure-a.json"};
+    campaign_signature known = {.signature = "decode|negative_token_rounding|page_table",
+                                .count = 1, .smallest = "/o/failures/failure-b.json",
+                                .smallest_bytes = 8192, .first_s = 7.0, .first_execs = 800,
+                                .first = "/o/failures/failure-b.json"};
+    x->sigs[0] = found;
+    x->sigs[1] = known;
+    x->failures.sigs = x->sigs;
+    x->failures.n_sigs = 2;
+    x->failures.files = 4;
+    campaign_repro minimized = {.reproduced = true, .minimized = true, .bs_found = 300,
+                                .bs_final = 1, .runs = 420, .seconds = 0.25};
+    campaign_repro baseline_knows = {.reproduced = true, .known = true, .bs_found = 2,
+                                     .bs_final = 1};
+    x->repros[0] = minimized;
+    x->repros[1] = baseline_knows;
+    snprintf(x->repros[0].path, sizeof x->repros[0].path,
+             "/o/repros/decode.unclassified.cu_seqlens_k.json");
+    campaign_summary sum = {.setup = &x->setup, .failures = &x->failures, .repros = x->repros,
+                            .elapsed_s = 60.2, .execs = 1234567, .coverage = 812, .corpus = 310,
+                            .restarts = 3, .exit_code = 1};
+    x->sum = sum;
+}
+
+/* The summary as text (free it). */
+static char *summary_text(const campaign_summary *sum) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    campaign_summary_print(out, sum, 0);
+    fclose(out);
+    return text;
+}
+
+static void test_summary_findings(void) {
+    static summary_fixture x;
+    summary_fixture_init(&x);
+    CHECK_EQ_I64(campaign_summary_new(&x.sum), 1);
+    char *text = summary_text(&x.sum);
+    CHECK_STR_CONTAINS(text, "gmfuzz fuzz: libfuzzer, cpu backend, live comparison, 2 jobs, "
+                             "60 s budget\n");
+    CHECK_STR_CONTAINS(text, "ran 60.2 s: 1234567 execs (1.23M), 20.5k exec/s, coverage 812, "
+                             "corpus 310 units, 3 restarts\n");
+    CHECK_STR_CONTAINS(text, "found 1 new signature (1 of 2 signatures; 4 failing inputs):\n");
+    CHECK_STR_CONTAINS(text, "  signature decode|unclassified|cu_seqlens_k: 3 inputs, first after "
+                             "1.50 s and 900 execs\n");
+    CHECK_STR_CONTAINS(text, "    repro: /o/repros/decode.unclassified.cu_seqlens_k.json (bs 300 "
+                             "-> 1, minimized, 420 runs, 0.25 s)\n");
+    CHECK_STR_CONTAINS(text, "7.00 s and 800 execs (known to the baseline)\n");
+    CHECK_STR_CONTAINS(text, "  exit 1: new signatures found\n");
+    CHECK(strstr(text, "without saving a failure") == NULL);
+    CHECK(strstr(text, "more signatures") == NULL);
+    free(text);
+    /* The screen version: at most so many signatures, then a count. */
+    char *screen = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&screen, &len);
+    campaign_summary_print(out, &x.sum, 1);
+    fclose(out);
+    CHECK_STR_CONTAINS(screen, "  signature decode|unclassified|cu_seqlens_k: ");
+    CHECK(strstr(screen, "decode|negative_token_rounding|page_table") == NULL);
+    CHECK_STR_CONTAINS(screen, "  ... and 1 more signature: all of them are in /o/summary.txt\n");
+    free(screen);
+}
+
+static void test_summary_crashes_and_nothing(void) {
+    static summary_fixture x;
+    summary_fixture_init(&x);
+    x.sum.unsaved_crashes = 2;
+    x.sum.crash_note = "job-1, killed by signal 11: ==7== ERROR: libFuzzer: deadly signal";
+    char *text = summary_text(&x.sum);
+    CHECK_STR_CONTAINS(text, "  2 runs of the target failed without saving a failure (inputs in "
+                             "/o/artifacts/); last: job-1, killed by signal 11: ==7== ERROR: "
+                             "libFuzzer: deadly signal\n");
+    free(text);
+    x.sum.unsaved_crashes = 0;
+    x.failures.n_sigs = 0;
+    x.sum.exit_code = 0;
+    text = summary_text(&x.sum);
+    CHECK_STR_CONTAINS(text, "  found nothing new\n");
+    CHECK_STR_CONTAINS(text, "  exit 0: nothing new\n");
+    free(text);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_campaign WORK_DIR DATA_DIR KNOWN_JSON\n");
+        return 2;
+    }
+    work_dir = argv[1];
+    data_dir = argv[2];
+    known_json = argv[3];
+    mkdir(work_dir, 0777);
+    GM_RUN(test_libfuzzer_status_lines);
+    GM_RUN(test_libfuzzer_fork_and_final);
+    GM_RUN(test_afl_stats);
+    GM_RUN(test_afl_plot);
+    GM_RUN(test_status_human);
+    GM_RUN(test_status_line);
+    GM_RUN(test_options);
+    GM_RUN(test_libfuzzer_argv);
+    GM_RUN(test_libfuzzer_restarts);
+    GM_RUN(test_afl_argv);
+    GM_RUN(test_log_follow);
+    GM_RUN(test_proc);
+    GM_RUN(test_failures_scan);
+    GM_RUN(test_campaign_baseline);
+    GM_RUN(test_slug);
+    GM_RUN(test_summary_findings);
+    GM_RUN(test_summary_crashes_and_nothing);
+    GM_TEST_END();
+}
