@@ -8,34 +8,13 @@
 #include <sys/stat.h>
 
 #include "campaign_target.h"
+#include "gm_paths.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."
 #endif
 
 enum { CAMPAIGN_EXIT_USAGE = 2, CAMPAIGN_EXIT_INFRA = 4 };
-
-bool campaign_setup_mkdirs(const char *dir, gm_error *err) {
-    char path[CAMPAIGN_PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        return gm_error_set(err, GM_ERR_IO, "%s: path too long", dir);
-    }
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0') {
-            continue;
-        }
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            return gm_error_set(err, GM_ERR_IO, "%s: cannot create it: %s", path,
-                                strerror(errno));
-        }
-        *p = saved;
-        if (saved == '\0') {
-            return true;
-        }
-    }
-}
 
 static bool campaign_setup_is_dir(const char *path) {
     struct stat st;
@@ -89,7 +68,7 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
                  {s->logs, "logs"},     {s->artifacts, "artifacts"}, {s->afl_out, "afl"}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!campaign_setup_join(parts[i].path, s->dir, parts[i].name, err) ||
-            (i < 5 && !campaign_setup_mkdirs(parts[i].path, err))) {
+            (i < 5 && !gm_paths_make_dirs(parts[i].path, err))) {
             return false;
         }
     }

@@ -53,7 +53,4 @@ void campaign_setup_free(campaign_setup *s);
 /* Seconds since the campaign started. */
 double campaign_setup_elapsed(const campaign_setup *s);
 
-/* Creates `dir` and its missing parents (mkdir -p). */
-bool campaign_setup_mkdirs(const char *dir, gm_error *err);
-
 #endif

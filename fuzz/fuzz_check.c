@@ -14,31 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gm_paths.h"
 #include "gm_repro.h"
 #include "gm_run.h"
-
-/* Creates `dir` and its missing parents (mkdir -p). */
-static bool fuzz_check_make_dir(const char *dir, gm_error *err) {
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        return gm_error_set(err, GM_ERR_IO, "%s: path too long", dir);
-    }
-    for (char *p = path + 1; *p != '\0'; p++) {
-        if (*p != '/') {
-            continue;
-        }
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", dir, path,
-                                strerror(errno));
-        }
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot create it: %s", dir, strerror(errno));
-    }
-    return true;
-}
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
  * on every machine and build. */
@@ -70,7 +48,7 @@ static void fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
         .minimized = false,
     };
     fuzz_check_failure_path(cfg, f, path, sizeof path);
-    if (!fuzz_check_make_dir(cfg->failure_dir, &err) ||
+    if (!gm_paths_make_dirs(cfg->failure_dir, &err) ||
         !gm_repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
         fprintf(stderr, "gmfuzz: could not save the failure %s: %s\n", f->signature, err.msg);
     }

@@ -10,6 +10,7 @@
 
 #include "gm_backend_impl.h"
 #include "gm_json.h"
+#include "gm_paths.h"
 #include "gm_worker.h"
 
 struct gm_backend {
@@ -127,33 +128,10 @@ void gm_backend_params(const gm_case *c, gm_outputs *out, fused_params *p) {
     p->q_stride = c->q_stride;
 }
 
-/* mkdir -p: creates `dir` and its missing parents. */
-static bool gm_backend_make_dirs(const char *dir, gm_error *err) {
-    char path[1024];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path) {
-        return gm_error_set(err, GM_ERR_IO, "crash folder name too long: %s", dir);
-    }
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0') {
-            continue;
-        }
-        char kept = path[i];
-        path[i] = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            return gm_error_set(err, GM_ERR_IO, "%s: cannot create folder: %s", path,
-                                strerror(errno));
-        }
-        path[i] = kept;
-    }
-    return true;
-}
-
 bool gm_backend_save_crash(const char *dir, const gm_case *c, const char *message, char *path,
                            size_t path_size, gm_error *err) {
     static const char *const prefix = "device-error";
-    if (!gm_backend_make_dirs(dir, err)) {
+    if (!gm_paths_make_dirs(dir, err)) {
         return false;
     }
     /* Unique without shared state: time, pid, and the first free counter. */

@@ -1,6 +1,6 @@
 /* gm_paths: expands the paths given on the command line (files, or
  * folders searched recursively for *.json) into a sorted list, so that
- * replays are deterministic. */
+ * replays are deterministic; and creates the folders results go to. */
 #ifndef GM_PATHS_H
 #define GM_PATHS_H
 
@@ -21,5 +21,9 @@ void gm_paths_free(gm_paths *p);
 /* Adds `path`: a file as it is, a folder's *.json files (recursively,
  * sorted). A path that does not exist is an error naming it. */
 bool gm_paths_add(gm_paths *p, const char *path, gm_error *err);
+
+/* mkdir -p: creates `dir` and its missing parents; an existing folder is
+ * fine. The error names the part that could not be created. */
+bool gm_paths_make_dirs(const char *dir, gm_error *err);
 
 #endif
