@@ -7,11 +7,9 @@
  */
 #include "fuzz_check.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gm_paths.h"
