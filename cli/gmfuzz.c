@@ -7,8 +7,13 @@
 #include "cmd_bench.h"
 #include "cmd_fuzz.h"
 #include "cmd_minimize.h"
+#include "cmd_export.h"
+#include "cmd_promote.h"
 #include "cmd_replay.h"
+#include "cmd_report.h"
 #include "cmd_run.h"
+#include "cmd_show.h"
+#include "cmd_triage.h"
 
 #ifndef GMFUZZ_VERSION
 #define GMFUZZ_VERSION "0.0.0"
@@ -43,6 +48,16 @@ static const char gmfuzz_usage[] =
     "  minimize CASE.json -o REPRO.json\n"
     "                     shrink a failing case, keeping its signature, into a\n"
     "                     complete reproducer\n"
+    "  triage DIR         group a run's failing inputs by signature: counts,\n"
+    "                     first and last seen, smallest reproducer, known or NEW\n"
+    "  show REPRO.json    the case in a few lines and the differing elements,\n"
+    "                     reference vs fused, with the class of each\n"
+    "  report DIR         write report.md, summary.json, junit.xml and\n"
+    "                     report.html for a run folder\n"
+    "  promote REPRO.json add a reproducer to the regression corpus\n"
+    "                     (corpus/regress/), one per signature\n"
+    "  export pytest REPRO.json -o test_x.py\n"
+    "                     a standalone pytest file for sglang's test suite\n"
     "\n"
     "options:\n"
     "  --backend B            where the fused kernel runs (default cpu): cpu;\n"
@@ -103,6 +118,11 @@ int main(int argc, char **argv) {
         {"bench", cmd_bench_main},
         {"fuzz", cmd_fuzz_main},
         {"minimize", cmd_minimize_main},
+        {"triage", cmd_triage_main},
+        {"show", cmd_show_main},
+        {"report", cmd_report_main},
+        {"promote", cmd_promote_main},
+        {"export", cmd_export_main},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(command, commands[i].name) == 0) {

@@ -26,12 +26,14 @@
 typedef struct {
     char *signature;
     gm_decision decision;
-} gm_baseline_entry;
+    char *explanation;
+} gm_baseline_listed;
 
 struct gm_baseline {
     bool class_listed[GM_CLASS_COUNT];
     gm_decision class_decision[GM_CLASS_COUNT];
-    gm_baseline_entry *entries;
+    char *class_explanation[GM_CLASS_COUNT];
+    gm_baseline_listed *entries;
     size_t n_entries;
 };
 
@@ -70,6 +72,10 @@ void gm_baseline_free(gm_baseline *b) {
     }
     for (size_t k = 0; k < b->n_entries; k++) {
         free(b->entries[k].signature);
+        free(b->entries[k].explanation);
+    }
+    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+        free(b->class_explanation[k]);
     }
     free(b->entries);
     free(b);
@@ -108,13 +114,18 @@ static bool gm_baseline_decision(const gm_baseline_where *w, const cJSON *obj, g
     return gm_baseline_fail(w, "decision", "expected accepted, bug or wontfix, found %s", quoted);
 }
 
-/* A person's reason is part of every entry: a bare "accepted" says nothing. */
-static bool gm_baseline_explanation(const gm_baseline_where *w, const cJSON *obj) {
+/* A person's reason is part of every entry: a bare "accepted" says nothing.
+ * `out` receives a copy, the caller's to free. */
+static bool gm_baseline_explanation(const gm_baseline_where *w, const cJSON *obj, char **out) {
     const char *text = NULL;
     if (!gm_baseline_string(w, obj, "explanation", &text)) {
         return false;
     }
-    return text[0] != '\0' || gm_baseline_fail(w, "explanation", "is empty");
+    if (text[0] == '\0') {
+        return gm_baseline_fail(w, "explanation", "is empty");
+    }
+    *out = strdup(text);
+    return *out != NULL || gm_error_set(w->err, GM_ERR_MEMORY, "%s: out of memory", w->path);
 }
 
 /* ---- signatures ---------------------------------------------------------- */
@@ -224,7 +235,8 @@ static bool gm_baseline_class_entry(gm_baseline *b, const gm_baseline_where *w,
     if (b->class_listed[k]) {
         return gm_baseline_fail(w, "class", "%s is listed twice", quoted);
     }
-    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item)) {
+    if (!gm_baseline_decision(w, item, &d) ||
+        !gm_baseline_explanation(w, item, &b->class_explanation[k])) {
         return false;
     }
     b->class_listed[k] = true;
@@ -244,20 +256,22 @@ static bool gm_baseline_signature_entry(gm_baseline *b, const gm_baseline_where 
             return gm_baseline_fail(w, "signature", "\"%s\" is listed twice", signature);
         }
     }
-    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item)) {
+    char *explanation = NULL;
+    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item, &explanation)) {
         return false;
     }
-    gm_baseline_entry *grown = realloc(b->entries, (b->n_entries + 1) * sizeof *grown);
-    char *copy = grown != NULL ? malloc(strlen(signature) + 1) : NULL;
+    gm_baseline_listed *grown = realloc(b->entries, (b->n_entries + 1) * sizeof *grown);
+    char *copy = grown != NULL ? strdup(signature) : NULL;
     if (grown != NULL) {
         b->entries = grown;
     }
     if (copy == NULL) {
+        free(explanation);
         return gm_error_set(w->err, GM_ERR_MEMORY, "%s: out of memory", w->path);
     }
-    gm_baseline_entry *e = &b->entries[b->n_entries];
+    gm_baseline_listed *e = &b->entries[b->n_entries];
     e->signature = copy;
-    strcpy(copy, signature);
+    e->explanation = explanation;
     e->decision = d;
     b->n_entries++;
     return true;
@@ -365,22 +379,50 @@ bool gm_baseline_load(const char *path, gm_baseline **out, gm_error *err) {
 /* ---- queries ----------------------------------------------------------- */
 
 bool gm_baseline_is_known(const gm_baseline *b, const gm_finding *f) {
+    gm_baseline_entry e;
+    gm_baseline_lookup(b, f, &e);
+    return e.known;
+}
+
+const char *gm_decision_name(gm_decision d) {
+    return gm_baseline_decision_names[d];
+}
+
+/* Known by its classes: every class listed and accepted, none unclassified.
+ * The explanation is the first class's (the one the signature starts with). */
+static void gm_baseline_lookup_classes(const gm_baseline *b, const gm_finding *f,
+                                       gm_baseline_entry *out) {
+    if (f->classes == 0 || (f->classes & (1u << GM_CLASS_UNCLASSIFIED))) {
+        return;
+    }
+    const char *first = NULL;
+    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+        if (!(f->classes & (1u << k))) {
+            continue;
+        }
+        if (!(b->class_listed[k] && b->class_decision[k] == GM_DECISION_ACCEPTED)) {
+            return;
+        }
+        first = first != NULL ? first : b->class_explanation[k];
+    }
+    out->known = true;
+    out->decision = GM_DECISION_ACCEPTED;
+    out->explanation = first;
+}
+
+void gm_baseline_lookup(const gm_baseline *b, const gm_finding *f, gm_baseline_entry *out) {
+    *out = (gm_baseline_entry){.known = false, .decision = GM_DECISION_ACCEPTED};
     if (b == NULL || f->status == GM_STATUS_MATCH) {
-        return false;
+        return;
     }
     for (size_t k = 0; k < b->n_entries; k++) {
         if (strcmp(b->entries[k].signature, f->signature) == 0) {
-            return true;
+            out->known = true;
+            out->by_signature = true;
+            out->decision = b->entries[k].decision;
+            out->explanation = b->entries[k].explanation;
+            return;
         }
     }
-    if (f->classes == 0 || (f->classes & (1u << GM_CLASS_UNCLASSIFIED))) {
-        return false;
-    }
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
-        if ((f->classes & (1u << k)) &&
-            !(b->class_listed[k] && b->class_decision[k] == GM_DECISION_ACCEPTED)) {
-            return false;
-        }
-    }
-    return true;
+    gm_baseline_lookup_classes(b, f, out);
 }

@@ -30,4 +30,19 @@ void gm_baseline_free(gm_baseline *b);
 
 bool gm_baseline_is_known(const gm_baseline *b, const gm_finding *f);
 
+/* What the baseline says of one finding. A listed signature wins over the
+ * classes; a finding with an `unclassified` part, or a class not accepted,
+ * is new. A `bug` or `wontfix` entry is known (a person has triaged it). */
+typedef struct {
+    bool known;
+    bool by_signature;          /* listed under "signatures", not by classes */
+    gm_decision decision;       /* meaningful when known */
+    const char *explanation;    /* points into the baseline; NULL when new */
+} gm_baseline_entry;
+
+void gm_baseline_lookup(const gm_baseline *b, const gm_finding *f, gm_baseline_entry *out);
+
+/* "accepted", "bug", "wontfix". */
+const char *gm_decision_name(gm_decision d);
+
 #endif

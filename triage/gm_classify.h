@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "gm_case.h"
+#include "gm_error.h"
 #include "gm_oracle.h"
 #include "gm_run.h"
 
@@ -63,5 +64,11 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out);
 
 /* Writes the signature of (mode, classes, buffers) into out->signature. */
 void gm_finding_sign(gm_finding *f);
+
+/* Parses a signature string back into mode, classes and buffers (status is
+ * left MISMATCH, or the class's status for legacy_raises and
+ * fused_out_of_bounds); false, with `err` naming the part, when `s` is not
+ * a signature gm_finding_sign could have written. */
+bool gm_finding_parse(const char *s, gm_finding *out, gm_error *err);
 
 #endif

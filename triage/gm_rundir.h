@@ -1,0 +1,99 @@
+/* gm_rundir: a campaign's output folder, read back for triage and reports.
+ *
+ * A run folder (what `gmfuzz fuzz` writes, docs/FORMATS.md):
+ *   campaign.json   gmfuzz-campaign-v1: how the campaign was run and how it
+ *                   ended (written at the start, rewritten at the end)
+ *   stats.jsonl     one sample a second: {"t", "execs", "exec_per_sec",
+ *                   "coverage", "corpus", "signatures", "failures"}
+ *   failures/       every failing input, an unminimized gmfuzz-repro-v1
+ *   repros/         one minimized reproducer per signature
+ * Any other folder is read as a plain folder of reproducers (all *.json
+ * below it, e.g. corpus/regress/): each file is one failing input.
+ *
+ * Loading groups the failing inputs by signature and asks the baseline
+ * about each signature. Nothing here writes.
+ */
+#ifndef GM_RUNDIR_H
+#define GM_RUNDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm_baseline.h"
+#include "gm_classify.h"
+#include "gm_error.h"
+#include "gm_oracle.h"
+
+#define GM_RUNDIR_TIME_MAX 40   /* "2026-11-29T12:00:13Z", with room */
+
+/* One line of stats.jsonl. */
+typedef struct {
+    double t;                   /* seconds since the campaign started */
+    uint64_t execs, exec_per_sec, coverage, corpus;
+    uint64_t signatures, failures;
+} gm_rundir_sample;
+
+/* campaign.json; `present` false when the folder has none. */
+typedef struct {
+    bool present;
+    char engine[16];            /* "libfuzzer", "afl++" */
+    char backend[16];           /* "cpu", "cuda", ... */
+    char compare[8];            /* "live", "strict" */
+    bool strict_baseline;
+    int jobs;
+    double budget_s;
+    char started_at[GM_RUNDIR_TIME_MAX];
+    char ended_at[GM_RUNDIR_TIME_MAX];   /* "" while running or after a crash */
+    double elapsed_s;
+    uint64_t execs, coverage, corpus;
+    unsigned restarts;
+    bool interrupted;
+    char *problem;              /* infrastructure trouble, or NULL */
+    int exit_code;              /* -1: not ended */
+    char *baseline;             /* the baseline file the campaign used, or NULL */
+    char *tool_version;
+} gm_rundir_campaign;
+
+/* Every failing input with one signature. */
+typedef struct {
+    gm_finding finding;         /* parsed back from the signature string */
+    size_t count;               /* failing inputs with this signature */
+    char first_seen[GM_RUNDIR_TIME_MAX];  /* earliest found.at, ISO-8601 */
+    char last_seen[GM_RUNDIR_TIME_MAX];   /* latest found.at */
+    uint64_t first_execs;       /* found.execs of the earliest */
+    char *repro;                /* the minimized reproducer (repros/), or NULL */
+    char *smallest;             /* the smallest file: `repro` when there is one */
+    long long smallest_bytes;
+    int64_t smallest_bs;        /* bs of that file's case */
+    gm_difference first_difference;   /* recorded in `smallest` */
+    gm_baseline_entry baseline; /* what the baseline says (known, decision, why) */
+} gm_rundir_signature;
+
+typedef struct {
+    char *path;
+    bool is_campaign;           /* a run folder, not a plain folder */
+    gm_rundir_campaign campaign;
+    gm_rundir_sample *samples;
+    size_t n_samples;
+    gm_rundir_signature *sigs;  /* by first seen, then by signature */
+    size_t n_sigs;
+    size_t inputs;              /* failing inputs read */
+    size_t class_inputs[GM_CLASS_COUNT];  /* failing inputs naming each class */
+    size_t unreadable;          /* files that are not reproducers */
+    char last_problem[GM_ERROR_MSG_MAX];  /* why the last of them was not */
+} gm_rundir;
+
+/* Reads folder `dir`; `baseline` decides known or new (NULL: nothing is
+ * known). A file that is not a reproducer is counted in `unreadable`, not
+ * an error; a folder that cannot be read, or a malformed campaign.json or
+ * stats.jsonl, is (the message names the file and line). */
+bool gm_rundir_load(const char *dir, const gm_baseline *baseline, gm_rundir *out,
+                    gm_error *err);
+
+/* Signatures the baseline does not know. */
+size_t gm_rundir_new(const gm_rundir *r);
+
+void gm_rundir_free(gm_rundir *r);
+
+#endif
