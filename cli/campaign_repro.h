@@ -22,7 +22,7 @@ typedef struct {
     size_t bs_found, bs_final;    /* batch rows before and after */
     size_t runs;                  /* minimizer runs */
     double seconds;               /* time spent on this signature */
-    char note[512];               /* what went wrong, when something did */
+    char note[GM_SIGNATURE_MAX + 64]; /* what went wrong, when something did */
 } campaign_repro;
 
 /* "decode|unclassified|cu_seqlens_k+page_table" ->

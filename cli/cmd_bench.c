@@ -36,12 +36,27 @@ typedef struct {
     bool ncu;
     int shape;        /* -1: all */
     int launch_only;  /* > 0: only launch (under ncu) */
+    bench_kernel_pool pool;
 } cmd_bench_options;
 
+static bool cmd_bench_parse_pool(const char *name, bench_kernel_pool *out) {
+    if (strcmp(name, "recycled") == 0 || strcmp(name, "fresh") == 0) {
+        *out = name[0] == 'f' ? BENCH_KERNEL_POOL_FRESH : BENCH_KERNEL_POOL_RECYCLED;
+        return true;
+    }
+    fprintf(stderr, "gmfuzz bench: --pool takes recycled or fresh\n");
+    return false;
+}
+
+static const char *cmd_bench_pool_name(bench_kernel_pool pool) {
+    return pool == BENCH_KERNEL_POOL_FRESH ? "fresh" : "recycled";
+}
+
 static bool cmd_bench_parse(int argc, char **argv, cmd_bench_options *o) {
-    *o = (cmd_bench_options){NULL, false, -1, 0};
+    *o = (cmd_bench_options){NULL, false, -1, 0, BENCH_KERNEL_POOL_RECYCLED};
     if (argc < 2 || strcmp(argv[1], "kernel") != 0) {
-        fprintf(stderr, "usage: gmfuzz bench kernel [--json FILE] [--ncu] [--shape I]\n");
+        fprintf(stderr, "usage: gmfuzz bench kernel [--json FILE] [--ncu] [--shape I] "
+                        "[--pool recycled|fresh]\n");
         return false;
     }
     for (int i = 2; i < argc; i++) {
@@ -52,6 +67,10 @@ static bool cmd_bench_parse(int argc, char **argv, cmd_bench_options *o) {
             o->json_path = argv[++i];
         } else if (value != NULL && strcmp(argv[i], "--shape") == 0) {
             o->shape = atoi(argv[++i]);
+        } else if (value != NULL && strcmp(argv[i], "--pool") == 0) {
+            if (!cmd_bench_parse_pool(argv[++i], &o->pool)) {
+                return false;
+            }
         } else if (value != NULL && strcmp(argv[i], "--launch-only") == 0) {
             o->launch_only = atoi(argv[++i]);
         } else {
@@ -102,7 +121,7 @@ static bool cmd_bench_ncu_value(const char *line, double *us) {
 /* The median kernel duration in microseconds that ncu reports for shape
  * `index`, or -1 when ncu is missing or fails. Clocks and caches are left
  * as they are (not locked, not flushed), as in back-to-back replays. */
-static double cmd_bench_ncu(int index) {
+static double cmd_bench_ncu(int index, bench_kernel_pool pool) {
     char self[1024];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
@@ -113,9 +132,9 @@ static double cmd_bench_ncu(int index) {
     snprintf(command, sizeof command,
              "ncu --csv --clock-control none --cache-control none "
              "--metrics gpu__time_duration.sum --kernel-name regex:fused_cuda_kernel "
-             "--launch-skip 5 --launch-count 15 '%s' bench kernel --shape %d --launch-only 25 "
-             "2>/dev/null",
-             self, index);
+             "--launch-skip 5 --launch-count 15 '%s' bench kernel --shape %d --pool %s "
+             "--launch-only 25 2>/dev/null",
+             self, index, cmd_bench_pool_name(pool));
     FILE *pipe = popen(command, "r");
     if (pipe == NULL) {
         return -1;
@@ -143,10 +162,12 @@ static double cmd_bench_ncu(int index) {
     return values[count / 2];
 }
 
-static void cmd_bench_print(const bench_kernel_row *rows, int n, const char *device) {
-    printf("gmfuzz bench kernel on %s (draft_decode, swa_out of bs slots)\n", device);
-    printf("%-26s %16s %18s %16s\n", "(bs, pages, page, swa)", "host launch us",
-           "graph replay us", "ncu kernel us");
+static void cmd_bench_print(const bench_kernel_row *rows, int n, const char *device,
+                            bench_kernel_pool pool) {
+    printf("gmfuzz bench kernel on %s (draft_decode, swa_out of bs slots, %s pool)\n", device,
+           cmd_bench_pool_name(pool));
+    printf("%-26s %16s %18s %17s %16s\n", "(bs, pages, page, swa)", "host launch us",
+           "graph replay us", "cold replay us", "ncu kernel us");
     for (int i = 0; i < n; i++) {
         const bench_kernel_shape *s = &rows[i].shape;
         char shape[64], ncu[32] = "n/a";
@@ -155,16 +176,17 @@ static void cmd_bench_print(const bench_kernel_row *rows, int n, const char *dev
         if (rows[i].ncu_kernel_us >= 0) {
             snprintf(ncu, sizeof ncu, "%.2f", rows[i].ncu_kernel_us);
         }
-        printf("%-26s %16.2f %18.2f %16s\n", shape, rows[i].host_launch_us,
-               rows[i].graph_replay_us, ncu);
+        printf("%-26s %16.2f %18.2f %17.2f %16s\n", shape, rows[i].host_launch_us,
+               rows[i].graph_replay_us, rows[i].cold_replay_us, ncu);
     }
 }
 
 static bool cmd_bench_write_json(const char *path, const bench_kernel_row *rows, int n,
-                                 const char *device) {
+                                 const char *device, bench_kernel_pool pool) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
     cJSON_AddStringToObject(root, "format", "gmfuzz-bench-kernel-v1");
     cJSON_AddStringToObject(root, "device", device);
+    cJSON_AddStringToObject(root, "pool", cmd_bench_pool_name(pool));
     cJSON_AddItemToObject(root, "rows", list);
     for (int i = 0; i < n; i++) {
         cJSON *r = cJSON_CreateObject();
@@ -174,6 +196,7 @@ static bool cmd_bench_write_json(const char *path, const bench_kernel_row *rows,
         cJSON_AddBoolToObject(r, "swa", rows[i].shape.swa);
         cJSON_AddNumberToObject(r, "host_launch_us", rows[i].host_launch_us);
         cJSON_AddNumberToObject(r, "graph_replay_us", rows[i].graph_replay_us);
+        cJSON_AddNumberToObject(r, "cold_replay_us", rows[i].cold_replay_us);
         cJSON_AddNumberToObject(r, "ncu_kernel_us", rows[i].ncu_kernel_us);
         cJSON_AddItemToArray(list, r);
     }
@@ -194,7 +217,7 @@ int cmd_bench_main(int argc, char **argv) {
     gm_error err = {0};
     if (o.launch_only > 0) {
         bool ok = bench_kernel_launch_only(&bench_kernel_shapes[o.shape < 0 ? 0 : o.shape],
-                                           o.launch_only, &err);
+                                           o.pool, o.launch_only, &err);
         return ok ? CLI_EXIT_OK : (fprintf(stderr, "gmfuzz: %s\n", err.msg), CLI_EXIT_BACKEND);
     }
     struct cudaDeviceProp prop;
@@ -208,14 +231,14 @@ int cmd_bench_main(int argc, char **argv) {
         if (o.shape >= 0 && i != o.shape) {
             continue;
         }
-        if (!bench_kernel_measure(&bench_kernel_shapes[i], &rows[n], &err)) {
+        if (!bench_kernel_measure(&bench_kernel_shapes[i], o.pool, &rows[n], &err)) {
             fprintf(stderr, "gmfuzz: %s\n", err.msg);
             return CLI_EXIT_BACKEND;
         }
-        rows[n++].ncu_kernel_us = o.ncu ? cmd_bench_ncu(i) : -1;
+        rows[n++].ncu_kernel_us = o.ncu ? cmd_bench_ncu(i, o.pool) : -1;
     }
-    cmd_bench_print(rows, n, prop.name);
-    return o.json_path == NULL || cmd_bench_write_json(o.json_path, rows, n, prop.name)
+    cmd_bench_print(rows, n, prop.name, o.pool);
+    return o.json_path == NULL || cmd_bench_write_json(o.json_path, rows, n, prop.name, o.pool)
                ? CLI_EXIT_OK
                : CLI_EXIT_BACKEND;
 }
