@@ -28,4 +28,13 @@ endif()
 
 function(gmfuzz_c_target target)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:C>:${GMFUZZ_C_WARNINGS}>")
+  # A program that links the CUDA backend would be linked through nvcc's
+  # host compiler (g++), which knows neither -fsanitize=fuzzer nor the
+  # coverage runtime: in a fuzzing tree clang links every program, with the
+  # C++ runtime the CUDA objects need.
+  get_target_property(type ${target} TYPE)
+  if(GMFUZZ_FUZZ_ACTIVE AND GMFUZZ_HAVE_CUDA AND type STREQUAL "EXECUTABLE")
+    set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
+    target_link_libraries(${target} PRIVATE stdc++)
+  endif()
 endfunction()
