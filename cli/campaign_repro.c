@@ -1,5 +1,6 @@
 #include "campaign_repro.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +14,15 @@
  * second; a larger case stops early and is still written (smaller). */
 #define CAMPAIGN_REPRO_MAX_RUNS 200000
 
+/* FNV-1a: a short, stable tag for a signature too long to spell out. */
+static uint32_t campaign_repro_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s != '\0'; s++) {
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    }
+    return h;
+}
+
 void campaign_repro_slug(const char *signature, char *out, size_t size) {
     size_t n = 0;
     for (const char *p = signature; *p != '\0' && n + 1 < size; p++) {
@@ -21,6 +31,11 @@ void campaign_repro_slug(const char *signature, char *out, size_t size) {
         out[n++] = plain ? c : (c == '|' ? '.' : (c == '+' ? '-' : '_'));
     }
     out[n] = '\0';
+    /* A file name has at most 255 bytes: a long signature keeps its start
+     * and gets its hash, so that two long ones never share a file. */
+    if (n > CAMPAIGN_REPRO_SLUG_MAX && size > CAMPAIGN_REPRO_SLUG_MAX + 10) {
+        snprintf(out + CAMPAIGN_REPRO_SLUG_MAX - 9, 10, "~%08x", campaign_repro_hash(signature));
+    }
 }
 
 /* Runs `c` and classifies it. */

@@ -26,7 +26,10 @@ typedef struct {
 } campaign_repro;
 
 /* "decode|unclassified|cu_seqlens_k+page_table" ->
- * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]). */
+ * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]);
+ * past CAMPAIGN_REPRO_SLUG_MAX characters the tail becomes "~<hash>", so
+ * that "<slug>.json" fits in a file name. */
+#define CAMPAIGN_REPRO_SLUG_MAX 200
 void campaign_repro_slug(const char *signature, char *out, size_t size);
 
 /* Fills `out` for `sig`. False only when the backend itself failed (err);

@@ -529,6 +529,16 @@ static void test_slug(void) {
     CHECK(strcmp(slug, "draft_decode.legacy_raises-fused_out_of_bounds._") == 0);
     campaign_repro_slug("a/../b", slug, sizeof slug);
     CHECK(strchr(slug, '/') == NULL);
+    /* the longest signatures: cut to a file name, told apart by a hash */
+    char longer[GM_SIGNATURE_MAX], other[GM_SIGNATURE_MAX];
+    memset(longer, 'a', 300);
+    longer[300] = '\0';
+    campaign_repro_slug(longer, slug, sizeof slug);
+    CHECK(strlen(slug) == CAMPAIGN_REPRO_SLUG_MAX);
+    CHECK(slug[CAMPAIGN_REPRO_SLUG_MAX - 9] == '~');
+    longer[299] = 'b';
+    campaign_repro_slug(longer, other, sizeof other);
+    CHECK(strlen(other) == CAMPAIGN_REPRO_SLUG_MAX && strcmp(slug, other) != 0);
 }
 
 /* The summary of a campaign with two signatures (one new, one known). */
