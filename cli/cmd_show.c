@@ -1,12 +1,206 @@
-/* `gmfuzz show`: placeholder until its owner lands it. */
-#include <stdio.h>
-
-#include "cli_options.h"
+/* gmfuzz show DOC.json [--max N] [--backend B] [--compare live|strict]
+ *     [reader limits]
+ *
+ * One document for a person triaging it: the case in a few lines
+ * (triage/gm_show_case.h), then the verdict, the signature and its classes,
+ * and the differing elements side by side, reference vs fused, each with
+ * its class (triage/gm_show.h).
+ *
+ * A reproducer or a conformance vector records both sides' outputs: those
+ * are shown, and the case is run again on the backend (default cpu) to say
+ * whether this build still gives what the file records. A plain case
+ * records nothing: it is run, and that run is shown. A reproducer is
+ * judged at the level it records, anything else at --compare.
+ *
+ * Exit codes: 0 shown; 1 shown, but the re-run disagrees with the
+ * recording; 2 usage; 3 unreadable document; 4 the backend failed.
+ */
 #include "cmd_show.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_options.h"
+#include "gm_replay.h"
+#include "gm_show.h"
+#include "gm_show_case.h"
+
+#define CMD_SHOW_DEFAULT_MAX 20
+
+static const char cmd_show_usage[] =
+    "usage: gmfuzz show DOC.json [--max N] [--backend B] [--compare live|strict]\n"
+    "  the case in a few lines, the verdict, the signature, and the differing\n"
+    "  elements side by side (reference, fused, class of each)\n"
+    "  DOC.json     a reproducer or a conformance vector (their recorded outputs\n"
+    "               are shown, and the case is re-run to check them), or a case\n"
+    "               (it is run)\n"
+    "  --max N      list at most N differing elements (default 20)\n"
+    "  --backend B  where the fused kernel re-runs (default cpu)\n"
+    "  --compare L  the level for cases and vectors (default live); a reproducer\n"
+    "               uses the level it records\n"
+    "exit codes: 0 shown, 1 the re-run disagrees with the recording, 2 usage,\n"
+    "3 unreadable document, 4 the backend failed\n";
+
+typedef struct {
+    cli_options common;
+    size_t max_rows;
+} cmd_show_options;
+
+static bool cmd_show_max(const char *text, size_t *out) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = text != NULL ? strtoull(text, &end, 10) : 0;
+    if (text == NULL || errno != 0 || end == text || *end != '\0' || text[0] == '-' ||
+        v > (1u << 30)) {
+        fprintf(stderr, "gmfuzz show: --max takes a number of rows\n");
+        return false;
+    }
+    *out = (size_t)v;
+    return true;
+}
+
+/* Takes --max out of argv (into `rest`), then parses the shared flags. */
+static bool cmd_show_parse(int argc, char **argv, cmd_show_options *o, char **rest,
+                           const char **paths) {
+    memset(o, 0, sizeof *o);
+    o->max_rows = CMD_SHOW_DEFAULT_MAX;
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--max") != 0) {
+            rest[n++] = argv[i];
+        } else if (!cmd_show_max(i + 1 < argc ? argv[++i] : NULL, &o->max_rows)) {
+            return false;
+        }
+    }
+    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+        return false;
+    }
+    if (o->common.n_paths != 1) {
+        fprintf(stderr, "gmfuzz show: takes one REPRO.json (or a case or vector; see gmfuzz "
+                        "--help)\n");
+        return false;
+    }
+    return true;
+}
+
+/* What the file records, in a line or two. */
+static void cmd_show_recording(const gm_doc *doc) {
+    const gm_repro *rp = &doc->repro;
+    if (doc->kind == GM_DOC_VECTOR) {
+        puts("recorded: the real legacy and fused implementations' outputs (conformance vector)");
+        return;
+    }
+    printf("recorded: %s backend, %s comparison, %s, %sminimized\n", rp->backend,
+           gm_compare_name(rp->verdict.compare), rp->tool_version,
+           rp->minimized ? "" : "not ");
+    if (rp->has_found) {
+        printf("found by %s at %s after %" PRIu64 " execs\n", rp->found_by, rp->found_at,
+               rp->found_execs);
+    }
+}
+
+/* Runs the recorded document again: does this build give what it records? */
+static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
+    gm_replay_outcome outcome = {0};
+    gm_error err = {0};
+    const char *name = gm_backend_kind_name(gm_backend_kind_of(b));
+    if (!gm_replay_doc(b, doc, level, &outcome, &err)) {
+        fprintf(stderr, "gmfuzz show: %s\n", err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    if (!outcome.passed) {
+        printf("re-run on %s: DISAGREES with the recording: %s\n", name, outcome.message);
+        return CLI_EXIT_FINDING;
+    }
+    printf("re-run on %s: agrees with the recording\n", name);
+    return CLI_EXIT_OK;
+}
+
+/* The result to show (recorded, or this run's for a plain case), and the
+ * exit code so far. */
+static int cmd_show_result_of(gm_backend *b, const cmd_show_options *o, const gm_doc *doc,
+                              gm_run_result *r) {
+    gm_error err = {0};
+    gm_compare level = doc->kind == GM_DOC_REPRO ? doc->repro.verdict.compare : o->common.compare;
+    if (doc->kind == GM_DOC_CASE) {
+        if (!gm_run_case(b, &doc->c, level, r, &err)) {
+            fprintf(stderr, "gmfuzz show: %s: %s\n", o->common.paths[0], err.msg);
+            return CLI_EXIT_BACKEND;
+        }
+        printf("ran on %s (a case records no outputs)\n",
+               gm_backend_kind_name(gm_backend_kind_of(b)));
+        return CLI_EXIT_OK;
+    }
+    cmd_show_recording(doc);
+    int rc = cmd_show_rerun(b, doc, level);
+    if (rc != CLI_EXIT_BACKEND && !gm_show_recorded(doc, level, r, &err)) {
+        fprintf(stderr, "gmfuzz show: %s\n", err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    return rc;
+}
+
+static int cmd_show_doc(gm_backend *b, const cmd_show_options *o, const gm_doc *doc) {
+    gm_run_result r;
+    gm_error err = {0};
+    gm_run_result_init(&r);
+    printf("%s: %s\n", o->common.paths[0], gm_doc_kind_name(doc->kind));
+    gm_show_case(stdout, &doc->c);
+    int rc = cmd_show_result_of(b, o, doc, &r);
+    if (rc != CLI_EXIT_BACKEND && !gm_show_result(stdout, &doc->c, &r, o->max_rows, &err)) {
+        fprintf(stderr, "gmfuzz show: %s\n", err.msg);
+        rc = CLI_EXIT_BACKEND;
+    }
+    gm_run_result_free(&r);
+    return rc;
+}
+
+static int cmd_show_run(const cmd_show_options *o) {
+    gm_doc doc;
+    gm_error err = {0};
+    gm_backend *b = NULL;
+    int rc = CLI_EXIT_INPUT;
+    gm_doc_init(&doc);
+    if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err)) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+    } else if (!cli_options_open_backend(&o->common, &b)) {
+        rc = CLI_EXIT_BACKEND;
+    } else {
+        rc = cmd_show_doc(b, o, &doc);
+    }
+    gm_backend_close(b);
+    gm_doc_free(&doc);
+    return rc;
+}
+
+static bool cmd_show_wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int cmd_show_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fputs("gmfuzz show: not built yet\n", stderr);
-    return CLI_EXIT_USAGE;
+    if (cmd_show_wants_help(argc, argv)) {
+        fputs(cmd_show_usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    cmd_show_options o;
+    int rc = CLI_EXIT_USAGE;
+    if (rest == NULL || paths == NULL) {
+        rc = CLI_EXIT_BACKEND;
+    } else if (cmd_show_parse(argc, argv, &o, rest, paths)) {
+        rc = cmd_show_run(&o);
+    }
+    free(rest);
+    free(paths);
+    return rc;
 }

@@ -1,12 +1,236 @@
-/* `gmfuzz triage`: placeholder until its owner lands it. */
-#include <stdio.h>
-
-#include "cli_options.h"
+/* gmfuzz triage DIR [--baseline FILE | --strict-baseline] [--json]
+ *
+ * Groups the failing inputs of a run folder (or any folder of reproducers)
+ * by signature (triage/gm_rundir.h) and prints one row per signature: NEW
+ * or known (with the baseline's decision), how many inputs, first and last
+ * seen, the smallest reproducer and the signature; then the totals. With
+ * --json, the gmfuzz-triage-v1 document instead (docs/FORMATS.md).
+ *
+ * The baseline, unless given: the folder's known.json (the copy a campaign
+ * keeps of the baseline it judged against), else the source tree's
+ * corpus/known.json, as `gmfuzz report` finds it (campaign_record.h).
+ *
+ * Exit codes: 0 nothing new, 1 a new signature, 2 usage (also: no baseline
+ * to be found), 3 the folder or the baseline could not be read.
+ */
 #include "cmd_triage.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_record.h"
+#include "cli_options.h"
+#include "gm_baseline.h"
+#include "gm_rundir.h"
+#include "gm_rundir_json.h"
+
+enum { CMD_TRIAGE_EXIT_UNREADABLE = 3 };
+
+static const char cmd_triage_usage[] =
+    "usage: gmfuzz triage DIR [--baseline FILE | --strict-baseline] [--json]\n"
+    "  groups the failing inputs of run folder DIR (or any folder of reproducers)\n"
+    "  by signature: count, first and last seen, smallest reproducer, known or NEW\n"
+    "  --baseline FILE    what is known (default: DIR/known.json, the campaign's own\n"
+    "                     copy, else the source tree's corpus/known.json)\n"
+    "  --strict-baseline  nothing is known: every signature is new\n"
+    "  --json             print a gmfuzz-triage-v1 document instead of the table\n"
+    "exit codes: 0 nothing new, 1 a new signature, 2 usage, 3 unreadable folder or\n"
+    "baseline\n";
+
+typedef struct {
+    const char *dir;
+    const char *baseline;
+    bool strict;
+    bool json;
+    bool help;
+} cmd_triage_args;
+
+/* One flag or the folder; false on anything else. */
+static bool cmd_triage_arg(cmd_triage_args *a, int argc, char **argv, int *i) {
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        a->help = true;
+    } else if (strcmp(arg, "--strict-baseline") == 0) {
+        a->strict = true;
+    } else if (strcmp(arg, "--json") == 0) {
+        a->json = true;
+    } else if (strcmp(arg, "--baseline") == 0 && *i + 1 < argc) {
+        a->baseline = argv[++*i];
+    } else if (arg[0] == '-') {
+        fprintf(stderr, "gmfuzz triage: unknown option or missing value '%s'\n", arg);
+        return false;
+    } else if (a->dir == NULL) {
+        a->dir = arg;
+    } else {
+        fprintf(stderr, "gmfuzz triage: takes one folder, got '%s' too\n", arg);
+        return false;
+    }
+    return true;
+}
+
+static bool cmd_triage_parse(int argc, char **argv, cmd_triage_args *a) {
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        if (!cmd_triage_arg(a, argc, argv, &i)) {
+            return false;
+        }
+    }
+    if (a->help) {
+        return true;
+    }
+    if (a->dir == NULL || (a->strict && a->baseline != NULL)) {
+        fprintf(stderr, "gmfuzz triage: %s (see gmfuzz triage --help)\n",
+                a->dir == NULL ? "takes a run folder DIR"
+                               : "--baseline and --strict-baseline exclude each other");
+        return false;
+    }
+    return true;
+}
+
+/* The baseline to judge against, and its path (NULL: --strict-baseline);
+ * CLI_EXIT_OK or the exit code. */
+static int cmd_triage_baseline(const cmd_triage_args *a, gm_baseline **b, char *path,
+                               size_t size) {
+    gm_error err = {0};
+    path[0] = '\0';
+    if (a->strict) {
+        return gm_baseline_empty(b, &err) ? CLI_EXIT_OK : CMD_TRIAGE_EXIT_UNREADABLE;
+    }
+    if (a->baseline != NULL) {
+        snprintf(path, size, "%s", a->baseline);
+    } else if (!campaign_record_baseline_for(a->dir, path, size)) {
+        fprintf(stderr, "gmfuzz triage: no baseline: %s has no known.json and the source "
+                        "tree's corpus/known.json is missing; pass --baseline FILE or "
+                        "--strict-baseline\n", a->dir);
+        return CLI_EXIT_USAGE;
+    }
+    if (!gm_baseline_load(path, b, &err)) {
+        fprintf(stderr, "gmfuzz triage: %s\n", err.msg);
+        return CMD_TRIAGE_EXIT_UNREADABLE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* "NEW", or "known(<decision>)". */
+static const char *cmd_triage_status(const gm_rundir_signature *s, char *buf, size_t size) {
+    if (!s->baseline.known) {
+        return "NEW";
+    }
+    snprintf(buf, size, "known(%s)", gm_decision_name(s->baseline.decision));
+    return buf;
+}
+
+/* Wider cells only push their own row out: a campaign names its
+ * reproducers after their signatures, and some are long. */
+#define CMD_TRIAGE_SMALLEST_MAX_WIDTH 60
+
+/* "<path> (bs N)" of the smallest reproducer, the path relative to the
+ * folder (the header line names it). */
+static void cmd_triage_smallest(const gm_rundir *r, const gm_rundir_signature *s, char *buf,
+                                size_t size) {
+    const char *path = s->smallest;
+    size_t n = strlen(r->path);
+    if (strncmp(path, r->path, n) == 0 && path[n] == '/') {
+        path += n + 1;
+    }
+    snprintf(buf, size, "%s (bs %lld)", path, (long long)s->smallest_bs);
+}
+
+static int cmd_triage_smallest_width(const gm_rundir *r) {
+    int width = (int)strlen("SMALLEST REPRODUCER");
+    char cell[4200];
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        cmd_triage_smallest(r, &r->sigs[i], cell, sizeof cell);
+        width = (int)strlen(cell) > width ? (int)strlen(cell) : width;
+    }
+    return width < CMD_TRIAGE_SMALLEST_MAX_WIDTH ? width : CMD_TRIAGE_SMALLEST_MAX_WIDTH;
+}
+
+static const char *cmd_triage_time(const char *t) { return t[0] != '\0' ? t : "-"; }
+
+static void cmd_triage_table(const gm_rundir *r) {
+    int width = cmd_triage_smallest_width(r);
+    char status[32], cell[4200];
+    printf("%-16s %6s  %-20s  %-20s  %-*s  %s\n", "STATUS", "COUNT", "FIRST SEEN", "LAST SEEN",
+           width, "SMALLEST REPRODUCER", "SIGNATURE");
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        const gm_rundir_signature *s = &r->sigs[i];
+        cmd_triage_smallest(r, s, cell, sizeof cell);
+        printf("%-16s %6zu  %-20s  %-20s  %-*s  %s\n", cmd_triage_status(s, status, sizeof status),
+               s->count, cmd_triage_time(s->first_seen), cmd_triage_time(s->last_seen), width, cell,
+               s->finding.signature);
+    }
+}
+
+static void cmd_triage_totals(const gm_rundir *r) {
+    printf("%zu signature%s, %zu new, %zu input%s (%zu unreadable)\n", r->n_sigs,
+           r->n_sigs == 1 ? "" : "s", gm_rundir_new(r), r->inputs, r->inputs == 1 ? "" : "s",
+           r->unreadable);
+    if (r->unreadable > 0) {
+        fprintf(stderr, "gmfuzz triage: %zu file%s not read as reproducers; the last: %s\n",
+                r->unreadable, r->unreadable == 1 ? "" : "s", r->last_problem);
+    }
+}
+
+static void cmd_triage_print(const gm_rundir *r, const char *baseline) {
+    printf("%s: %s, baseline %s\n", r->path,
+           r->is_campaign ? "run folder" : "folder of reproducers", baseline != NULL ? baseline : "none (--strict-baseline)");
+    cmd_triage_table(r);
+    cmd_triage_totals(r);
+}
+
+static bool cmd_triage_print_json(const gm_rundir *r, const char *baseline) {
+    cJSON *doc = gm_rundir_json(r, baseline);
+    char *text = doc != NULL ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (text == NULL) {
+        fputs("gmfuzz triage: out of memory printing the document\n", stderr);
+        return false;
+    }
+    puts(text);
+    free(text);
+    return true;
+}
+
+static int cmd_triage_run(const cmd_triage_args *a) {
+    gm_baseline *b = NULL;
+    char path[4096];
+    int rc = cmd_triage_baseline(a, &b, path, sizeof path);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    const char *baseline = a->strict ? NULL : path;
+    gm_rundir r;
+    gm_error err = {0};
+    if (!gm_rundir_load(a->dir, b, &r, &err)) {
+        fprintf(stderr, "gmfuzz triage: %s\n", err.msg);
+        gm_baseline_free(b);
+        return CMD_TRIAGE_EXIT_UNREADABLE;
+    }
+    if (a->json) {
+        rc = cmd_triage_print_json(&r, baseline) ? CLI_EXIT_OK : CMD_TRIAGE_EXIT_UNREADABLE;
+    } else {
+        cmd_triage_print(&r, baseline);
+    }
+    if (rc == CLI_EXIT_OK && gm_rundir_new(&r) > 0) {
+        rc = CLI_EXIT_FINDING;
+    }
+    gm_rundir_free(&r);
+    gm_baseline_free(b);
+    return rc;
+}
+
 int cmd_triage_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fputs("gmfuzz triage: not built yet\n", stderr);
-    return CLI_EXIT_USAGE;
+    cmd_triage_args a;
+    if (!cmd_triage_parse(argc, argv, &a)) {
+        return CLI_EXIT_USAGE;
+    }
+    if (a.help) {
+        fputs(cmd_triage_usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    return cmd_triage_run(&a);
 }

@@ -130,85 +130,17 @@ static bool gm_baseline_explanation(const gm_baseline_where *w, const cJSON *obj
 
 /* ---- signatures ---------------------------------------------------------- */
 
-/* Parses one '+'-joined list of names (or "-") into a bit mask. */
-static bool gm_baseline_parse_names(char *list, int count, const char *(*name)(int),
-                                    unsigned *mask) {
-    *mask = 0;
-    if (strcmp(list, "-") == 0) {
-        return true;
-    }
-    for (char *part = list; part != NULL;) {
-        char *next = strchr(part, '+');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-        int k = 0;
-        while (k < count && strcmp(part, name(k)) != 0) {
-            k++;
-        }
-        if (k == count) {
-            return false;
-        }
-        *mask |= 1u << k;
-        part = next;
-    }
-    return true;
-}
-
-static const char *gm_baseline_class_at(int k) { return gm_class_name((gm_class)k); }
-static const char *gm_baseline_buf_at(int k) { return gm_buf_name((gm_buf_id)k); }
-
-/* "mode|classes|buffers" back into a finding; false when a part is unknown. */
-static bool gm_baseline_parse_signature(const char *text, gm_finding *f) {
-    char copy[GM_SIGNATURE_MAX];
-    if (strlen(text) >= sizeof copy) {
-        return false;
-    }
-    strcpy(copy, text);
-    char *classes = strchr(copy, '|');
-    char *buffers = classes != NULL ? strchr(classes + 1, '|') : NULL;
-    if (buffers == NULL || strchr(buffers + 1, '|') != NULL) {
-        return false;
-    }
-    *classes++ = '\0';
-    *buffers++ = '\0';
-    memset(f, 0, sizeof *f);
-    return gm_mode_from_name(copy, &f->mode) &&
-           gm_baseline_parse_names(classes, GM_CLASS_COUNT, gm_baseline_class_at, &f->classes) &&
-           gm_baseline_parse_names(buffers, GM_BUF_COUNT, gm_baseline_buf_at, &f->buffers);
-}
-
-/* A signature quoted whole when it is plain printable text of a sane
- * length (so that the message shows all of it), else cut and escaped. */
-static void gm_baseline_quote_signature(const char *text, char *buf, size_t size) {
-    size_t n = strlen(text);
-    bool plain = n < GM_SIGNATURE_MAX;
-    for (size_t k = 0; plain && k < n; k++) {
-        plain = text[k] > ' ' && text[k] < 127 && text[k] != '"' && text[k] != '\\';
-    }
-    if (plain) {
-        snprintf(buf, size, "\"%s\"", text);
-    } else {
-        gm_jsonint_quote(text, buf, size);
-    }
-}
-
+/* A listed signature must be one that gm_finding_sign writes, or it could
+ * never match a finding; the parser's message says which part is wrong. */
 static bool gm_baseline_signature(const gm_baseline_where *w, const cJSON *obj,
                                   const char **out) {
     gm_finding f;
-    char quoted[GM_SIGNATURE_MAX + 16];
+    gm_error problem = {0};
     if (!gm_baseline_string(w, obj, "signature", out)) {
         return false;
     }
-    gm_baseline_quote_signature(*out, quoted, sizeof quoted);
-    if (!gm_baseline_parse_signature(*out, &f)) {
-        return gm_baseline_fail(w, "signature",
-                                "%s is not MODE|CLASS+...|BUFFER+... with known names", quoted);
-    }
-    gm_finding_sign(&f);
-    if (strcmp(f.signature, *out) != 0) {
-        return gm_baseline_fail(w, "signature", "%s is not canonical; write it as \"%s\"", quoted,
-                                f.signature);
+    if (!gm_finding_parse(*out, &f, &problem)) {
+        return gm_baseline_fail(w, "signature", "%s", problem.msg);
     }
     return true;
 }

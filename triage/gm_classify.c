@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gm_jsonint.h"
+
 typedef __int128 gm_classify_wide;
 
 static const char *const gm_classify_names[GM_CLASS_COUNT] = {
@@ -299,17 +301,23 @@ static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_resu
     return classes;
 }
 
+/* Whether both sides have buffer `id`, in one shape: else nothing in it
+ * can be attributed to a cause and the whole buffer is unclassified. */
+static bool gm_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
+    const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
+    return a->present && b->present && a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1];
+}
+
 /* The classes of every element the verdict's level compared and that differs. */
 static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r) {
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
     unsigned classes = 0;
     for (int id = 0; id < GM_BUF_COUNT; id++) {
-        const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
         if (!(r->verdict.buffers & (1u << id))) {
             continue;
         }
-        if (!a->present || !b->present || a->dims[0] != b->dims[0] || a->dims[1] != b->dims[1]) {
+        if (!gm_classify_same_shape(r, (gm_buf_id)id)) {
             classes |= 1u << GM_CLASS_UNCLASSIFIED;
         } else if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
             classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id);
@@ -383,6 +391,16 @@ static bool gm_classify_breaks_precondition(const gm_case *c) {
 
 /* ---- findings and signatures ------------------------------------------ */
 
+/* The one class of a run whose buffers were not compared: legacy raised,
+ * or the fused kernel would have left its buffers. */
+static gm_class gm_classify_uncompared(const gm_case *c, gm_status status) {
+    if (status == GM_STATUS_REFERENCE_ERROR) {
+        return GM_CLASS_LEGACY_RAISES;
+    }
+    return gm_classify_breaks_precondition(c) ? GM_CLASS_FUSED_OUT_OF_BOUNDS
+                                              : GM_CLASS_UNCLASSIFIED;
+}
+
 void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     memset(out, 0, sizeof *out);
     out->status = r->verdict.status;
@@ -390,14 +408,32 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     out->buffers = r->verdict.buffers;
     switch (r->verdict.status) {
     case GM_STATUS_MATCH: break;
-    case GM_STATUS_REFERENCE_ERROR: out->classes = 1u << GM_CLASS_LEGACY_RAISES; break;
+    case GM_STATUS_REFERENCE_ERROR:
     case GM_STATUS_FUSED_OUT_OF_BOUNDS:
-        out->classes = 1u << (gm_classify_breaks_precondition(c) ? GM_CLASS_FUSED_OUT_OF_BOUNDS
-                                                                 : GM_CLASS_UNCLASSIFIED);
+        out->classes = 1u << gm_classify_uncompared(c, r->verdict.status);
         break;
     case GM_STATUS_MISMATCH: out->classes = gm_classify_differences(c, r); break;
     }
     gm_finding_sign(out);
+}
+
+gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+                             size_t flat) {
+    if (r->verdict.status == GM_STATUS_REFERENCE_ERROR ||
+        r->verdict.status == GM_STATUS_FUSED_OUT_OF_BOUNDS) {
+        return gm_classify_uncompared(c, r->verdict.status);
+    }
+    if ((unsigned)id >= GM_BUF_COUNT || !gm_classify_same_shape(r, id) ||
+        flat >= gm_buffer_count(&r->reference.buf[id])) {
+        return GM_CLASS_UNCLASSIFIED;
+    }
+    gm_classify_ctx ctx;
+    gm_classify_ctx_init(&ctx, c);
+    if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
+        size_t width = r->reference.buf[id].dims[1];
+        return gm_classify_page_cell(&ctx, id, flat / width, flat % width);
+    }
+    return gm_classify_vector_element(&ctx, id, flat);
 }
 
 /* Appends the names of the set bits of `mask`, joined by '+', or "-". */
@@ -433,4 +469,127 @@ void gm_finding_sign(gm_finding *f) {
         s[at] = '\0';
     }
     gm_classify_append_names(s, size, at, f->buffers, GM_BUF_COUNT, gm_classify_buf_name_at);
+}
+
+/* ---- parsing a signature back ------------------------------------------ */
+
+/* Where a parse is, for messages: the signature quoted once. */
+typedef struct {
+    char quoted[GM_SIGNATURE_MAX + 16];
+    gm_error *err;
+} gm_classify_parse_ctx;
+
+/* A signature quoted whole when it is plain printable text of a sane
+ * length (so that a message shows all of it), else cut and escaped. */
+static void gm_classify_quote_signature(const char *text, char *buf, size_t size) {
+    size_t n = strnlen(text, GM_SIGNATURE_MAX);
+    bool plain = n < GM_SIGNATURE_MAX;
+    for (size_t k = 0; plain && k < n; k++) {
+        plain = text[k] > ' ' && text[k] < 127 && text[k] != '"' && text[k] != '\\';
+    }
+    if (plain) {
+        snprintf(buf, size, "\"%s\"", text);
+    } else {
+        gm_jsonint_quote(text, buf, size);
+    }
+}
+
+/* One unknown name in part `what` ("mode", "class", "buffer"). */
+static bool gm_classify_parse_unknown(const gm_classify_parse_ctx *p, const char *what,
+                                      const char *name) {
+    char quoted[64];
+    gm_jsonint_quote(name, quoted, sizeof quoted);
+    return gm_error_set(p->err, GM_ERR_FORMAT,
+                        "%s is not MODE|CLASS+...|BUFFER+... with known names: %s %s is unknown",
+                        p->quoted, what, quoted);
+}
+
+/* One '+'-joined list of names (or "-") into a bit mask. The order is
+ * checked afterwards, on the whole signature. */
+static bool gm_classify_parse_names(const gm_classify_parse_ctx *p, char *list, const char *what,
+                                    int count, const char *(*name)(int), unsigned *mask) {
+    *mask = 0;
+    if (strcmp(list, "-") == 0) {
+        return true;
+    }
+    for (char *part = list; part != NULL;) {
+        char *next = strchr(part, '+');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+        int k = 0;
+        while (k < count && strcmp(part, name(k)) != 0) {
+            k++;
+        }
+        if (k == count) {
+            return gm_classify_parse_unknown(p, what, part);
+        }
+        *mask |= 1u << k;
+        part = next;
+    }
+    return true;
+}
+
+/* Splits a copy of the signature at its two '|' into mode, classes and
+ * buffers; false unless there are exactly three parts. */
+static bool gm_classify_parse_split(const gm_classify_parse_ctx *p, char *copy, char *parts[3]) {
+    size_t n = 1;
+    parts[0] = copy;
+    for (char *bar = strchr(copy, '|'); bar != NULL; bar = strchr(bar + 1, '|')) {
+        if (n < 3) {
+            parts[n] = bar + 1;
+        }
+        n++;
+        *bar = '\0';
+    }
+    if (n != 3) {
+        return gm_error_set(p->err, GM_ERR_FORMAT,
+                            "%s is not MODE|CLASS+...|BUFFER+...: it has %zu part%s, not 3",
+                            p->quoted, n, n == 1 ? "" : "s");
+    }
+    return true;
+}
+
+/* The status a finding with these classes had: the two classes of a run
+ * whose buffers were not compared name it (gm_oracle.h's precedence). */
+static gm_status gm_classify_status_of(unsigned classes) {
+    if (classes & (1u << GM_CLASS_FUSED_OUT_OF_BOUNDS)) {
+        return GM_STATUS_FUSED_OUT_OF_BOUNDS;
+    }
+    if (classes & (1u << GM_CLASS_LEGACY_RAISES)) {
+        return GM_STATUS_REFERENCE_ERROR;
+    }
+    return GM_STATUS_MISMATCH;
+}
+
+bool gm_finding_parse(const char *s, gm_finding *out, gm_error *err) {
+    gm_classify_parse_ctx p = {.err = err};
+    gm_classify_quote_signature(s, p.quoted, sizeof p.quoted);
+    memset(out, 0, sizeof *out);
+    char copy[GM_SIGNATURE_MAX];
+    char *parts[3];
+    if (strnlen(s, GM_SIGNATURE_MAX) >= GM_SIGNATURE_MAX) {
+        return gm_error_set(err, GM_ERR_FORMAT, "%s is not a signature: longer than %d bytes",
+                            p.quoted, GM_SIGNATURE_MAX - 1);
+    }
+    strcpy(copy, s);
+    if (!gm_classify_parse_split(&p, copy, parts)) {
+        return false;
+    }
+    if (!gm_mode_from_name(parts[0], &out->mode)) {
+        return gm_classify_parse_unknown(&p, "mode", parts[0]);
+    }
+    if (!gm_classify_parse_names(&p, parts[1], "class", GM_CLASS_COUNT,
+                                 gm_classify_class_name_at, &out->classes) ||
+        !gm_classify_parse_names(&p, parts[2], "buffer", GM_BUF_COUNT, gm_classify_buf_name_at,
+                                 &out->buffers)) {
+        return false;
+    }
+    out->status = gm_classify_status_of(out->classes);
+    gm_finding_sign(out);
+    if (strcmp(out->signature, s) != 0) {
+        return gm_error_set(err, GM_ERR_FORMAT, "%s is not canonical; write it as \"%s\"",
+                            p.quoted, out->signature);
+    }
+    return true;
 }

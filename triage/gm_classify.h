@@ -45,7 +45,9 @@ typedef enum {
     GM_CLASS_COUNT
 } gm_class;
 
-#define GM_SIGNATURE_MAX 256
+/* Room for the longest signature gm_finding_sign can write (every class
+ * and every buffer of the longest mode's name: 357 bytes). */
+#define GM_SIGNATURE_MAX 512
 
 typedef struct {
     gm_status status;
@@ -62,13 +64,23 @@ bool gm_class_from_name(const char *name, gm_class *out);
  * finding with no classes and status match. */
 void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out);
 
+/* The class of one element that differs: element `flat` (row-major) of
+ * buffer `id`, which the caller found to differ where the verdict's level
+ * compares. The classes of gm_classify are the union of this over all such
+ * elements. A run whose buffers were not compared (legacy raised, fused out
+ * of bounds) gives its one class for every element. */
+gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+                             size_t flat);
+
 /* Writes the signature of (mode, classes, buffers) into out->signature. */
 void gm_finding_sign(gm_finding *f);
 
 /* Parses a signature string back into mode, classes and buffers (status is
  * left MISMATCH, or the class's status for legacy_raises and
- * fused_out_of_bounds); false, with `err` naming the part, when `s` is not
- * a signature gm_finding_sign could have written. */
+ * fused_out_of_bounds; out->signature is `s`); false, with `err` quoting
+ * `s` and naming the part (the count of parts, an unknown mode, class or
+ * buffer, or names out of order: "... is not canonical; write it as ..."),
+ * when `s` is not a signature gm_finding_sign could have written. */
 bool gm_finding_parse(const char *s, gm_finding *out, gm_error *err);
 
 #endif

@@ -34,7 +34,9 @@ typedef struct {
     uint64_t signatures, failures;
 } gm_rundir_sample;
 
-/* campaign.json; `present` false when the folder has none. */
+/* campaign.json: {"format": "gmfuzz-campaign-v1", then one key per field
+ * below, same name and meaning; strings null when absent}. `present` is
+ * false when the folder has none. */
 typedef struct {
     bool present;
     char engine[16];            /* "libfuzzer", "afl++" */

@@ -1,0 +1,136 @@
+#include "gm_rundir_json.h"
+
+#include <stdbool.h>
+
+#include "gm_json.h"
+#include "gm_jsonint.h"
+
+/* Adds `item` to `obj` under `key`; false (and `item` freed) on failure. */
+static bool gm_rundir_json_add(cJSON *obj, const char *key, cJSON *item) {
+    if (item == NULL || !cJSON_AddItemToObject(obj, key, item)) {
+        cJSON_Delete(item);
+        return false;
+    }
+    return true;
+}
+
+/* A string, or null for NULL and "" (a time never recorded). */
+static cJSON *gm_rundir_json_text(const char *s) {
+    return s != NULL && s[0] != '\0' ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* The names of the set bits of `mask`: classes or buffers. */
+static cJSON *gm_rundir_json_names(unsigned mask, int count, bool classes) {
+    cJSON *list = cJSON_CreateArray();
+    for (int k = 0; list != NULL && k < count; k++) {
+        if (!(mask & (1u << k))) {
+            continue;
+        }
+        const char *name = classes ? gm_class_name((gm_class)k) : gm_buf_name((gm_buf_id)k);
+        cJSON *item = cJSON_CreateString(name);
+        if (item == NULL || !cJSON_AddItemToArray(list, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* What the baseline says: new, or the decision and why. */
+static bool gm_rundir_json_baseline(cJSON *obj, const gm_baseline_entry *e) {
+    const char *decision = e->known ? gm_decision_name(e->decision) : NULL;
+    return gm_rundir_json_add(obj, "new", cJSON_CreateBool(!e->known)) &&
+           gm_rundir_json_add(obj, "decision", gm_rundir_json_text(decision)) &&
+           gm_rundir_json_add(obj, "by_signature", cJSON_CreateBool(e->by_signature)) &&
+           gm_rundir_json_add(obj, "explanation", gm_rundir_json_text(e->explanation));
+}
+
+static bool gm_rundir_json_finding(cJSON *obj, const gm_finding *f) {
+    return gm_rundir_json_add(obj, "mode", cJSON_CreateString(gm_mode_name(f->mode))) &&
+           gm_rundir_json_add(obj, "status", cJSON_CreateString(gm_status_name(f->status))) &&
+           gm_rundir_json_add(obj, "classes", gm_rundir_json_names(f->classes, GM_CLASS_COUNT,
+                                                                   true)) &&
+           gm_rundir_json_add(obj, "buffers", gm_rundir_json_names(f->buffers, GM_BUF_COUNT,
+                                                                   false));
+}
+
+static bool gm_rundir_json_seen(cJSON *obj, const gm_rundir_signature *s) {
+    return gm_rundir_json_add(obj, "count", gm_jsonint_create_u64(s->count)) &&
+           gm_rundir_json_add(obj, "first_seen", gm_rundir_json_text(s->first_seen)) &&
+           gm_rundir_json_add(obj, "last_seen", gm_rundir_json_text(s->last_seen)) &&
+           gm_rundir_json_add(obj, "first_execs", gm_jsonint_create_u64(s->first_execs));
+}
+
+static bool gm_rundir_json_files(cJSON *obj, const gm_rundir_signature *s) {
+    return gm_rundir_json_add(obj, "repro", gm_rundir_json_text(s->repro)) &&
+           gm_rundir_json_add(obj, "smallest", gm_rundir_json_text(s->smallest)) &&
+           gm_rundir_json_add(obj, "smallest_bytes", gm_jsonint_create(s->smallest_bytes)) &&
+           gm_rundir_json_add(obj, "smallest_bs", gm_jsonint_create(s->smallest_bs)) &&
+           gm_rundir_json_add(obj, "first_difference", gm_json_difference(&s->first_difference));
+}
+
+static cJSON *gm_rundir_json_signature(const gm_rundir_signature *s) {
+    cJSON *obj = cJSON_CreateObject();
+    bool ok = obj != NULL &&
+              gm_rundir_json_add(obj, "signature", cJSON_CreateString(s->finding.signature)) &&
+              gm_rundir_json_baseline(obj, &s->baseline) &&
+              gm_rundir_json_finding(obj, &s->finding) && gm_rundir_json_seen(obj, s) &&
+              gm_rundir_json_files(obj, s);
+    if (!ok) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static cJSON *gm_rundir_json_signatures(const gm_rundir *r) {
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list != NULL && i < r->n_sigs; i++) {
+        cJSON *item = gm_rundir_json_signature(&r->sigs[i]);
+        if (item == NULL || !cJSON_AddItemToArray(list, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* {"<class>": inputs naming it, ...} for every class. */
+static cJSON *gm_rundir_json_classes(const gm_rundir *r) {
+    cJSON *obj = cJSON_CreateObject();
+    for (int k = 0; obj != NULL && k < GM_CLASS_COUNT; k++) {
+        if (!gm_rundir_json_add(obj, gm_class_name((gm_class)k),
+                                gm_jsonint_create_u64(r->class_inputs[k]))) {
+            cJSON_Delete(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+static bool gm_rundir_json_totals(cJSON *root, const gm_rundir *r) {
+    return gm_rundir_json_add(root, "n_signatures", gm_jsonint_create_u64(r->n_sigs)) &&
+           gm_rundir_json_add(root, "new", gm_jsonint_create_u64(gm_rundir_new(r))) &&
+           gm_rundir_json_add(root, "inputs", gm_jsonint_create_u64(r->inputs)) &&
+           gm_rundir_json_add(root, "unreadable", gm_jsonint_create_u64(r->unreadable)) &&
+           gm_rundir_json_add(root, "last_problem", gm_rundir_json_text(r->last_problem)) &&
+           gm_rundir_json_add(root, "class_inputs", gm_rundir_json_classes(r));
+}
+
+cJSON *gm_rundir_json(const gm_rundir *r, const char *baseline_path) {
+    cJSON *root = cJSON_CreateObject();
+    bool ok = root != NULL &&
+              gm_rundir_json_add(root, "format", cJSON_CreateString(GM_RUNDIR_JSON_FORMAT)) &&
+              gm_rundir_json_add(root, "dir", cJSON_CreateString(r->path)) &&
+              gm_rundir_json_add(root, "run_folder", cJSON_CreateBool(r->is_campaign)) &&
+              gm_rundir_json_add(root, "baseline", gm_rundir_json_text(baseline_path)) &&
+              gm_rundir_json_totals(root, r) &&
+              gm_rundir_json_add(root, "signatures", gm_rundir_json_signatures(r));
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}

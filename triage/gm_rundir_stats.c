@@ -1,0 +1,133 @@
+#include "gm_rundir_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gm_jsonint.h"
+#include "gm_textfile.h"
+
+/* A day of samples at one a second is a few megabytes. */
+#define GM_RUNDIR_STATS_MAX_BYTES ((size_t)256 << 20)
+
+/* Where the reader is, for messages: "<file>: line <n>: <key>: ...". */
+typedef struct {
+    const char *path;
+    size_t line;
+    gm_error *err;
+} gm_rundir_stats_where;
+
+static bool gm_rundir_stats_fail(const gm_rundir_stats_where *w, const char *key,
+                                 const char *problem) {
+    return gm_error_set(w->err, GM_ERR_FORMAT, "%s: line %zu: %s%s%s", w->path, w->line,
+                        key != NULL ? key : "", key != NULL ? ": " : "", problem);
+}
+
+static bool gm_rundir_stats_count(const gm_rundir_stats_where *w, const cJSON *obj,
+                                  const char *key, uint64_t *out) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    gm_error problem = {0};
+    if (item == NULL) {
+        return gm_rundir_stats_fail(w, key, "missing");
+    }
+    return gm_jsonint_read_u64(item, out, &problem) ||
+           gm_rundir_stats_fail(w, key, problem.msg);
+}
+
+static bool gm_rundir_stats_sample(const gm_rundir_stats_where *w, const cJSON *obj,
+                                   gm_rundir_sample *s) {
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "t");
+    if (!cJSON_IsObject(obj)) {
+        return gm_rundir_stats_fail(w, NULL, "expected a JSON object");
+    }
+    if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0) {
+        return gm_rundir_stats_fail(w, "t", t == NULL ? "missing" : "expected seconds >= 0");
+    }
+    s->t = t->valuedouble;
+    return gm_rundir_stats_count(w, obj, "execs", &s->execs) &&
+           gm_rundir_stats_count(w, obj, "exec_per_sec", &s->exec_per_sec) &&
+           gm_rundir_stats_count(w, obj, "coverage", &s->coverage) &&
+           gm_rundir_stats_count(w, obj, "corpus", &s->corpus) &&
+           gm_rundir_stats_count(w, obj, "signatures", &s->signatures) &&
+           gm_rundir_stats_count(w, obj, "failures", &s->failures);
+}
+
+static bool gm_rundir_stats_blank(const char *line, size_t len) {
+    for (size_t k = 0; k < len; k++) {
+        if (line[k] != ' ' && line[k] != '\t' && line[k] != '\r') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Lines hold at most one sample each, so the newline count bounds them. */
+static size_t gm_rundir_stats_lines(const char *text, size_t len) {
+    size_t n = 1;
+    for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text))) != NULL; p++) {
+        n++;
+    }
+    return n;
+}
+
+/* One line into samples[*n]; a cut-off last line is skipped. */
+static bool gm_rundir_stats_line(const gm_rundir_stats_where *w, const char *line, size_t len,
+                                 bool terminated, gm_rundir_sample *samples, size_t *n) {
+    if (gm_rundir_stats_blank(line, len)) {
+        return true;
+    }
+    const char *end = NULL;
+    cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
+    if (obj != NULL && !gm_rundir_stats_blank(end, len - (size_t)(end - line))) {
+        cJSON_Delete(obj); /* one object, then more text */
+        obj = NULL;
+    }
+    bool ok;
+    if (obj == NULL) {
+        ok = !terminated || gm_rundir_stats_fail(w, NULL, "not valid JSON");
+    } else {
+        ok = gm_rundir_stats_sample(w, obj, &samples[*n]);
+        *n += ok ? 1 : 0;
+    }
+    cJSON_Delete(obj);
+    return ok;
+}
+
+static bool gm_rundir_stats_parse(const char *path, const char *text, size_t len,
+                                  gm_rundir_sample *samples, size_t *n, gm_error *err) {
+    gm_rundir_stats_where w = {path, 0, err};
+    for (size_t at = 0; at < len;) {
+        const char *end = memchr(text + at, '\n', len - at);
+        size_t line_len = end != NULL ? (size_t)(end - (text + at)) : len - at;
+        w.line++;
+        if (!gm_rundir_stats_line(&w, text + at, line_len, end != NULL, samples, n)) {
+            return false;
+        }
+        at += line_len + 1;
+    }
+    return true;
+}
+
+bool gm_rundir_stats_read(const char *path, gm_rundir_sample **out, size_t *n, gm_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    *out = NULL;
+    *n = 0;
+    if (!gm_textfile_read(path, GM_RUNDIR_STATS_MAX_BYTES, &text, &len, err)) {
+        return false;
+    }
+    gm_rundir_sample *samples = calloc(gm_rundir_stats_lines(text, len), sizeof *samples);
+    bool ok = samples != NULL ||
+              gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory for its samples", path);
+    ok = ok && gm_rundir_stats_parse(path, text, len, samples, n, err);
+    free(text);
+    if (!ok) {
+        free(samples);
+        *n = 0;
+        return false;
+    }
+    *out = samples;
+    return true;
+}
