@@ -8,6 +8,7 @@
 
 #include "campaign_baseline.h"
 #include "campaign_engine.h"
+#include "campaign_record.h"
 #include "campaign_signal.h"
 #include "campaign_status.h"
 
@@ -18,6 +19,8 @@
 #define CAMPAIGN_QUICK_LIMIT 3
 /* How long engines get to write their final stats after SIGINT. */
 #define CAMPAIGN_STOP_GRACE_MS 5000
+/* Seconds between samples of stats.jsonl. */
+#define CAMPAIGN_SAMPLE_S 1.0
 
 /* Rewrites DIR/baseline.json with every signature found so far. */
 static bool campaign_run_write_baseline(campaign_run *r) {
@@ -175,7 +178,10 @@ static void campaign_run_totals(campaign_run *r, double now, bool estimate,
     st->failures = r->failures.files;
 }
 
-static void campaign_run_status(campaign_run *r, double now, bool tty) {
+/* One sample a second into stats.jsonl, and the status line when `print`.
+ * A sample that cannot be written costs the chart a point, not the
+ * campaign its findings: it goes on. */
+static void campaign_run_status(campaign_run *r, double now, bool tty, bool print) {
     for (int i = 0; i < r->n_workers; i++) {
         if (r->workers[i].proc.running) {
             campaign_engine_refresh(r->setup, &r->workers[i], now);
@@ -184,9 +190,12 @@ static void campaign_run_status(campaign_run *r, double now, bool tty) {
     campaign_status st;
     char line[256];
     campaign_run_totals(r, now, true, &st);
-    campaign_status_format(&st, line, sizeof line);
-    fprintf(stderr, tty ? "\r\033[K%s" : "%s\n", line);
-    fflush(stderr);
+    campaign_record_sample(r->setup, &st, NULL);
+    if (print) {
+        campaign_status_format(&st, line, sizeof line);
+        fprintf(stderr, tty ? "\r\033[K%s" : "%s\n", line);
+        fflush(stderr);
+    }
 }
 
 /* Reads new failure files; true when a new signature appeared. */
@@ -259,16 +268,21 @@ static void campaign_run_finish(campaign_run *r) {
         campaign_engine_refresh(r->setup, &r->workers[i], r->elapsed_s);
     }
     campaign_run_totals(r, r->elapsed_s, false, &st);
+    campaign_run_scan(r);
+    st.signatures = r->failures.n_sigs;
+    st.failures = r->failures.files;
+    campaign_record_sample(r->setup, &st, NULL); /* the exact totals, last */
     r->execs = st.execs;
     r->coverage = st.coverage;
     r->corpus = st.corpus;
-    campaign_run_scan(r);
 }
 
 bool campaign_run_all(campaign_run *r) {
     const struct timespec tick = {0, CAMPAIGN_TICK_MS * 1000L * 1000L};
     bool tty = isatty(STDERR_FILENO) == 1;
     double status_every = tty ? 1.0 : 10.0, last_status = 0.0, last_scan = 0.0;
+    double last_sample = 0.0;
+    campaign_run_status(r, 0.0, tty, false); /* the charts start from 0 */
     for (int i = 0; i < r->n_workers; i++) {
         campaign_run_start(r, &r->workers[i], 0.0);
     }
@@ -283,9 +297,11 @@ bool campaign_run_all(campaign_run *r) {
         if (campaign_run_tick(r, now, scan_due) && r->setup->opt.stop_on_new) {
             break;
         }
-        if (now - last_status >= status_every) {
-            last_status = now;
-            campaign_run_status(r, now, tty);
+        if (now - last_sample >= CAMPAIGN_SAMPLE_S) {
+            bool print = now - last_status >= status_every;
+            last_sample = now;
+            last_status = print ? now : last_status;
+            campaign_run_status(r, now, tty, print);
         }
         nanosleep(&tick, NULL);
     }

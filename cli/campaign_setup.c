@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign_record.h"
 #include "campaign_target.h"
 #include "gm_paths.h"
 
@@ -202,7 +203,7 @@ bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *e
     }
     *exit_code = CAMPAIGN_EXIT_INFRA;
     return campaign_setup_folders(s, err) && campaign_setup_seed(s, err) &&
-           campaign_setup_afl_cold_start(s, err);
+           campaign_setup_afl_cold_start(s, err) && campaign_record_start(s, err);
 }
 
 void campaign_setup_free(campaign_setup *s) {

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "campaign_status.h"
+#include "report_format.h"
 #include "gm_oracle.h"
 
 /* A signature counts as new unless its failure replays as something the
@@ -23,8 +24,8 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
     const campaign_options *o = &s->setup->opt;
     char execs[16], rate[16];
     double secs = s->elapsed_s > 0.0 ? s->elapsed_s : 1e-9;
-    campaign_status_human(s->execs, execs, sizeof execs);
-    campaign_status_human((uint64_t)((double)s->execs / secs), rate, sizeof rate);
+    report_format_count(s->execs, execs, sizeof execs);
+    report_format_count((uint64_t)((double)s->execs / secs), rate, sizeof rate);
     fprintf(out, "gmfuzz fuzz: %s, %s backend, %s comparison%s, %d job%s, %.0f s budget\n",
             campaign_engine_name(o->engine), o->backend, gm_compare_name(o->compare),
             o->strict_baseline ? ", strict baseline" : "", o->jobs, o->jobs == 1 ? "" : "s",
@@ -88,6 +89,10 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
     }
     fprintf(out, "  output: %s (repros/, failures/, corpus/, logs/, summary.txt)\n",
             s->setup->dir);
+    if (s->report != NULL) {
+        fprintf(out, "  report: %s (and report.md, summary.json, junit.xml beside it)\n",
+                s->report);
+    }
     fprintf(out, "  exit %d: %s\n", s->exit_code,
             s->exit_code == 1   ? "new signatures found"
             : s->exit_code == 0 ? "nothing new"

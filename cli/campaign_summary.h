@@ -26,6 +26,7 @@ typedef struct {
     const char *crash_note;        /* the last of them */
     bool interrupted;              /* ended by Ctrl-C or SIGTERM */
     const char *problem;           /* infrastructure trouble, or NULL */
+    const char *report;            /* DIR/report.html once the reports are written */
     int exit_code;
 } campaign_summary;
 

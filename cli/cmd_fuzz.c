@@ -7,7 +7,9 @@
  *   minimize  one representative per signature into DIR/repros/
  *             (campaign_repro.h)
  *   report    the summary on stdout and in DIR/summary.txt
- *             (campaign_summary.h)
+ *             (campaign_summary.h); how it ended in DIR/campaign.json
+ *             (campaign_record.h); report.md, summary.json, junit.xml and
+ *             report.html (campaign_report.h)
  *
  * Exit codes: 0 nothing new was found, 1 a new signature was found,
  * 2 usage, 4 infrastructure (no target, engines that would not run, the
@@ -19,6 +21,8 @@
 #include <stdlib.h>
 
 #include "campaign_options.h"
+#include "campaign_record.h"
+#include "campaign_report.h"
 #include "campaign_repro.h"
 #include "campaign_run.h"
 #include "campaign_setup.h"
@@ -57,10 +61,9 @@ static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran) {
     return ran && sum->problem == NULL ? CLI_EXIT_OK : CLI_EXIT_BACKEND;
 }
 
-static void cmd_fuzz_report(campaign_summary *sum) {
+static void cmd_fuzz_write_summary(const campaign_summary *sum) {
     char path[CAMPAIGN_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/summary.txt", sum->setup->dir);
-    campaign_summary_print(stdout, sum, CAMPAIGN_SUMMARY_SCREEN_SIGNATURES);
     FILE *f = fopen(path, "w");
     if (f == NULL) {
         fprintf(stderr, "gmfuzz fuzz: cannot write %s\n", path);
@@ -70,10 +73,49 @@ static void cmd_fuzz_report(campaign_summary *sum) {
     fclose(f);
 }
 
+static void cmd_fuzz_report(campaign_summary *sum) {
+    campaign_summary_print(stdout, sum, CAMPAIGN_SUMMARY_SCREEN_SIGNATURES);
+    cmd_fuzz_write_summary(sum);
+}
+
+/* Adds `what` to the summary's problem (kept in `buf`). */
+static void cmd_fuzz_add_problem(campaign_summary *sum, const char *what, char *buf,
+                                 size_t size) {
+    char old[1024];
+    snprintf(old, sizeof old, "%s", sum->problem != NULL ? sum->problem : "");
+    snprintf(buf, size, "%s%s%s", old, old[0] ? "; " : "", what);
+    sum->problem = buf;
+}
+
+/* How the campaign ended goes into campaign.json, then the reports are
+ * written from the folder. summary.txt and the reproducers are on disk
+ * before the reports are tried, so a report that fails loses nothing: it
+ * is an infrastructure problem (exit 4 unless something new was found). */
+static void cmd_fuzz_record(campaign_summary *sum, bool ran, char *html, size_t html_size,
+                            char *problem, size_t problem_size) {
+    gm_error err = {0};
+    char what[GM_ERROR_MSG_MAX + 32];
+    if (!campaign_record_end(sum, &err)) {
+        snprintf(what, sizeof what, "campaign record: %s", err.msg);
+        cmd_fuzz_add_problem(sum, what, problem, problem_size);
+        sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+    }
+    cmd_fuzz_write_summary(sum);
+    fprintf(stderr, "gmfuzz fuzz: writing the reports\n");
+    if (campaign_report_write(sum->setup, html, html_size, &err)) {
+        sum->report = html;
+        return;
+    }
+    snprintf(what, sizeof what, "reports: %s", err.msg);
+    cmd_fuzz_add_problem(sum, what, problem, problem_size);
+    sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+    campaign_record_end(sum, &err);
+}
+
 /* Runs a prepared campaign to its end and reports it. */
 static int cmd_fuzz_campaign(campaign_setup *s) {
     campaign_run run;
-    char repro_problem[768] = "";
+    char repro_problem[768] = "", problem[2048] = "", html[CAMPAIGN_PATH_MAX + 16] = "";
     fprintf(stderr, "gmfuzz fuzz: %s, %d job%s, %.0f s: %s\ngmfuzz fuzz: output in %s\n",
             campaign_engine_name(s->opt.engine), s->opt.jobs, s->opt.jobs == 1 ? "" : "s",
             s->opt.time_s, s->target, s->dir);
@@ -98,6 +140,7 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .interrupted = run.interrupted};
     sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
     sum.exit_code = cmd_fuzz_exit_code(&sum, ran);
+    cmd_fuzz_record(&sum, ran, html, sizeof html, problem, sizeof problem);
     cmd_fuzz_report(&sum);
     free(repros);
     campaign_run_free(&run);

@@ -1,0 +1,220 @@
+#include "campaign_record.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "gm_json.h"
+
+#ifndef GMFUZZ_VERSION
+#error "GMFUZZ_VERSION must be defined by the build (cli/campaign.cmake)"
+#endif
+#ifndef GMFUZZ_SOURCE_DIR
+#define GMFUZZ_SOURCE_DIR "."
+#endif
+
+#define CAMPAIGN_RECORD_EMPTY_BASELINE \
+    "{\"format\": \"gmfuzz-known-v1\", \"classes\": [], \"signatures\": []}\n"
+
+static bool campaign_record_path(char *out, const char *dir, const char *name, gm_error *err) {
+    if (snprintf(out, CAMPAIGN_PATH_MAX, "%s/%s", dir, name) >= CAMPAIGN_PATH_MAX) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", dir);
+    }
+    return true;
+}
+
+/* "2026-11-29T12:00:13Z" */
+static void campaign_record_time(time_t t, char *out, size_t size) {
+    struct tm utc;
+    gmtime_r(&t, &utc);
+    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
+static void campaign_record_add(cJSON *root, const char *key, cJSON *item, bool *ok) {
+    if (item == NULL || !cJSON_AddItemToObject(root, key, item)) {
+        cJSON_Delete(item);
+        *ok = false;
+    }
+}
+
+static cJSON *campaign_record_u64(uint64_t v) {
+    return gm_json_int(v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static cJSON *campaign_record_str(const char *s) {
+    return s != NULL && s[0] != '\0' ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* How the campaign was asked to run. */
+static void campaign_record_setup(cJSON *root, const campaign_setup *s, bool *ok) {
+    const campaign_options *o = &s->opt;
+    char started[32];
+    campaign_record_time(s->start.tv_sec, started, sizeof started);
+    campaign_record_add(root, "format", cJSON_CreateString("gmfuzz-campaign-v1"), ok);
+    campaign_record_add(root, "engine", cJSON_CreateString(campaign_engine_name(o->engine)), ok);
+    campaign_record_add(root, "backend", cJSON_CreateString(o->backend), ok);
+    campaign_record_add(root, "compare", cJSON_CreateString(gm_compare_name(o->compare)), ok);
+    campaign_record_add(root, "strict_baseline", cJSON_CreateBool(o->strict_baseline), ok);
+    campaign_record_add(root, "jobs", cJSON_CreateNumber(o->jobs), ok);
+    campaign_record_add(root, "budget_s", cJSON_CreateNumber(o->time_s), ok);
+    campaign_record_add(root, "started_at", cJSON_CreateString(started), ok);
+    campaign_record_add(root, "baseline", campaign_record_str(s->baseline_src), ok);
+    campaign_record_add(root, "tool_version", cJSON_CreateString("gmfuzz " GMFUZZ_VERSION), ok);
+}
+
+/* How it ended; `sum` NULL: it has not (yet). */
+static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bool *ok) {
+    char ended[32] = "";
+    if (sum != NULL) {
+        campaign_record_time(time(NULL), ended, sizeof ended);
+    }
+    campaign_record_add(root, "ended_at", campaign_record_str(ended), ok);
+    campaign_record_add(root, "elapsed_s", cJSON_CreateNumber(sum ? sum->elapsed_s : 0.0), ok);
+    campaign_record_add(root, "execs", campaign_record_u64(sum ? sum->execs : 0), ok);
+    campaign_record_add(root, "coverage", campaign_record_u64(sum ? sum->coverage : 0), ok);
+    campaign_record_add(root, "corpus", campaign_record_u64(sum ? sum->corpus : 0), ok);
+    campaign_record_add(root, "restarts", cJSON_CreateNumber(sum ? sum->restarts : 0), ok);
+    campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
+    campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
+    campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);
+}
+
+static bool campaign_record_campaign(const campaign_setup *s, const campaign_summary *sum,
+                                     gm_error *err) {
+    char path[CAMPAIGN_PATH_MAX];
+    if (!campaign_record_path(path, s->dir, "campaign.json", err)) {
+        return false;
+    }
+    bool ok = true;
+    cJSON *root = cJSON_CreateObject();
+    if (root == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", path);
+    }
+    campaign_record_setup(root, s, &ok);
+    campaign_record_outcome(root, sum, &ok);
+    if (!ok) {
+        gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", path);
+    }
+    ok = ok && gm_json_write_file(path, root, err);
+    cJSON_Delete(root);
+    return ok;
+}
+
+/* Writes the baseline at `from` (NULL: the empty one) into `out`. */
+static bool campaign_record_fill(const char *from, FILE *out) {
+    if (from == NULL) {
+        return fputs(CAMPAIGN_RECORD_EMPTY_BASELINE, out) != EOF;
+    }
+    FILE *in = fopen(from, "rb");
+    bool ok = in != NULL;
+    char buf[16384];
+    size_t got;
+    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0) {
+        ok = fwrite(buf, 1, got, out) == got;
+    }
+    ok = ok && !ferror(in);
+    if (in != NULL) {
+        fclose(in);
+    }
+    return ok;
+}
+
+/* Copies the baseline to `to` through a temporary file renamed over it. */
+static bool campaign_record_copy(const char *from, const char *to, gm_error *err) {
+    char tmp[CAMPAIGN_PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", to, (long)getpid());
+    FILE *out = fopen(tmp, "wb");
+    bool ok = out != NULL && campaign_record_fill(from, out) && fflush(out) == 0 &&
+              fsync(fileno(out)) == 0;
+    int saved = errno;
+    if (out != NULL && fclose(out) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok && rename(tmp, to) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        remove(tmp);
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot copy the baseline %s there: %s", to,
+                            from != NULL ? from : "(empty)", strerror(saved));
+    }
+    return true;
+}
+
+static bool campaign_record_truncate(const char *path, gm_error *err) {
+    FILE *f = fopen(path, "w");
+    if (f == NULL || fclose(f) != 0) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    return true;
+}
+
+bool campaign_record_start(const campaign_setup *s, gm_error *err) {
+    char known[CAMPAIGN_PATH_MAX], stats[CAMPAIGN_PATH_MAX];
+    const char *source = s->baseline_src[0] != '\0' ? s->baseline_src : NULL;
+    return campaign_record_path(known, s->dir, "known.json", err) &&
+           campaign_record_path(stats, s->dir, "stats.jsonl", err) &&
+           campaign_record_copy(source, known, err) && campaign_record_truncate(stats, err) &&
+           campaign_record_campaign(s, NULL, err);
+}
+
+/* A counter as the formats want it: a number up to 2^53, else a string. */
+static void campaign_record_count(FILE *f, const char *key, uint64_t v) {
+    const char *quote = v > ((uint64_t)1 << 53) ? "\"" : "";
+    fprintf(f, ",\"%s\":%s%" PRIu64 "%s", key, quote, v, quote);
+}
+
+bool campaign_record_sample(const campaign_setup *s, const campaign_status *st, gm_error *err) {
+    char path[CAMPAIGN_PATH_MAX];
+    if (!campaign_record_path(path, s->dir, "stats.jsonl", err)) {
+        return false;
+    }
+    /* Opened for each line: every line is complete on disk when this
+     * returns, whatever happens to the campaign next. */
+    FILE *f = fopen(path, "a");
+    if (f == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot append: %s", path, strerror(errno));
+    }
+    fprintf(f, "{\"t\":%.2f", st->elapsed_s);
+    campaign_record_count(f, "execs", st->execs);
+    campaign_record_count(f, "exec_per_sec", st->exec_per_sec);
+    campaign_record_count(f, "coverage", st->coverage);
+    campaign_record_count(f, "corpus", st->corpus);
+    campaign_record_count(f, "signatures", st->signatures);
+    campaign_record_count(f, "failures", st->failures);
+    fputs("}\n", f);
+    bool ok = !ferror(f);
+    if (fclose(f) != 0 || !ok) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot append: %s", path, strerror(errno));
+    }
+    return true;
+}
+
+bool campaign_record_end(const campaign_summary *sum, gm_error *err) {
+    return campaign_record_campaign(sum->setup, sum, err);
+}
+
+static bool campaign_record_is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool campaign_record_baseline_for(const char *dir, char *out, size_t size) {
+    if (snprintf(out, size, "%s/known.json", dir) < (int)size && campaign_record_is_file(out)) {
+        return true;
+    }
+    if (snprintf(out, size, "%s/corpus/known.json", GMFUZZ_SOURCE_DIR) < (int)size &&
+        campaign_record_is_file(out)) {
+        return true;
+    }
+    out[0] = '\0';
+    return false;
+}

@@ -1,0 +1,37 @@
+/* report_view: what every report of one run folder needs beyond the folder
+ * itself, worked out once: the order signatures are listed in (the new
+ * ones first), the counts of the verdict, and the links to reproducers,
+ * relative to the folder the reports are written to. */
+#ifndef REPORT_VIEW_H
+#define REPORT_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_error.h"
+#include "gm_rundir.h"
+
+typedef struct {
+    const gm_rundir *run;
+    size_t *order;      /* indices into run->sigs: new ones, then known ones,
+                           each group in the folder's order */
+    size_t n_new;       /* signatures the baseline does not know */
+    size_t n_triaged;   /* known as "bug" or "wontfix": a person looked */
+    char **links;       /* like run->sigs: the reproducer (else the smallest
+                           failing input) relative to the reports' folder;
+                           NULL when there is no file */
+    char *name;         /* the folder's last path component, for titles */
+} report_view;
+
+bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, gm_error *err);
+void report_view_free(report_view *v);
+
+/* The signature at position `k` of the listing order. */
+const gm_rundir_signature *report_view_sig(const report_view *v, size_t k);
+/* Its link (NULL: none). */
+const char *report_view_link(const report_view *v, size_t k);
+
+/* Whether a signature is known as "bug" or "wontfix". */
+bool report_view_is_triaged(const gm_rundir_signature *s);
+
+#endif
