@@ -1,12 +1,145 @@
-/* `gmfuzz export`: placeholder until its owner lands it. */
-#include <stdio.h>
-
-#include "cli_options.h"
+/* gmfuzz export pytest REPRO.json -o test_x.py [reader limits]
+ *
+ * Writes a reproducer as a standalone pytest file (triage/gm_pytest.h),
+ * atomically (temporary file, fsync, rename); `-o -` writes to stdout.
+ *
+ * Exit codes: 0 written; 2 usage; 3 the input cannot be read or is not a
+ * reproducer; 4 the output cannot be written.
+ */
 #include "cmd_export.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_options.h"
+#include "gm_pytest.h"
+
+#ifndef GMFUZZ_VERSION
+#define GMFUZZ_VERSION "0.0.0"
+#endif
+
+typedef struct {
+    cli_options common;
+    const char *output;
+} cmd_export_options;
+
+/* `export pytest ...`: takes -o out of argv (into `rest`), then parses the
+ * shared flags. */
+static bool cmd_export_parse(int argc, char **argv, cmd_export_options *o, char **rest,
+                             const char **paths) {
+    memset(o, 0, sizeof *o);
+    if (argc < 2 || strcmp(argv[1], "pytest") != 0) {
+        fprintf(stderr, "gmfuzz export: the one format is pytest: "
+                        "gmfuzz export pytest REPRO.json -o test_x.py\n");
+        return false;
+    }
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gmfuzz export: %s needs a file\n", argv[i]);
+                return false;
+            }
+            o->output = argv[++i];
+        } else {
+            rest[n++] = argv[i];
+        }
+    }
+    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+        return false;
+    }
+    if (o->common.n_paths != 1 || o->output == NULL) {
+        fprintf(stderr, "gmfuzz export: takes one REPRO.json and -o test_x.py\n");
+        return false;
+    }
+    return true;
+}
+
+/* Flushes `f` to disk and closes it; false (errno set) when either fails. */
+static bool cmd_export_close_synced(FILE *f) {
+    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) {
+        return false;
+    }
+    errno = saved;
+    return ok;
+}
+
+/* Writes the file next to `path`, then renames it onto `path`. */
+static bool cmd_export_to_file(const gm_doc *doc, const gm_pytest_origin *origin,
+                               const char *path, gm_error *err) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", path);
+    }
+    FILE *f = fopen(tmp, "wb");
+    if (f == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", path, tmp,
+                            strerror(errno));
+    }
+    bool ok = gm_pytest_write(f, doc, origin, err);
+    if (!cmd_export_close_synced(f) && ok) {
+        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", path, tmp,
+                          strerror(errno));
+    }
+    if (!ok) {
+        remove(tmp);
+    }
+    return ok;
+}
+
+static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
+    gm_pytest_origin origin = {o->common.paths[0], "gmfuzz " GMFUZZ_VERSION};
+    gm_error err = {0};
+    bool to_stdout = strcmp(o->output, "-") == 0;
+    bool ok = to_stdout ? gm_pytest_write(stdout, doc, &origin, &err)
+                        : cmd_export_to_file(doc, &origin, o->output, &err);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz export: %s\n", err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    if (!to_stdout) {
+        printf("wrote %s (%s)\n", o->output, doc->repro.signature);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int cmd_export_run(const cmd_export_options *o) {
+    gm_doc doc;
+    gm_error err = {0};
+    int rc = CLI_EXIT_INPUT;
+    if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err)) {
+        fprintf(stderr, "gmfuzz export: %s\n", err.msg);
+    } else if (doc.kind != GM_DOC_REPRO) {
+        fprintf(stderr, "gmfuzz export: %s is a %s, not a reproducer (gmfuzz minimize makes one)\n",
+                o->common.paths[0], gm_doc_kind_name(doc.kind));
+    } else {
+        rc = cmd_export_write(&doc, o);
+    }
+    gm_doc_free(&doc);
+    return rc;
+}
+
 int cmd_export_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fputs("gmfuzz export: not built yet\n", stderr);
-    return CLI_EXIT_USAGE;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    cmd_export_options o;
+    int rc = CLI_EXIT_USAGE;
+    if (rest == NULL || paths == NULL) {
+        rc = CLI_EXIT_BACKEND;
+    } else if (cmd_export_parse(argc, argv, &o, rest, paths)) {
+        rc = cmd_export_run(&o);
+    }
+    free(rest);
+    free(paths);
+    return rc;
 }

@@ -1,12 +1,190 @@
-/* `gmfuzz promote`: placeholder until its owner lands it. */
-#include <stdio.h>
-
-#include "cli_options.h"
+/* gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]
+ *     [reader limits]
+ *
+ * Adds reproducers to the regression corpus (triage/gm_promote.h), each
+ * file named after its signature the way a campaign names its repros/
+ * files (campaign_repro_slug). One line per reproducer:
+ *
+ *   added DIR/NAME.json: SIGNATURE (N bytes)
+ *   replaced DIR/OLD.json (N bytes) by DIR/NAME.json (M bytes): SIGNATURE
+ *   kept DIR/NAME.json (N bytes): it holds SIGNATURE; REPRO.json would take M bytes
+ *   refused REPRO.json: WHY
+ *
+ * then "N added, N replaced, N kept, N refused".
+ *
+ * Exit codes: 0 every reproducer is in the corpus (added, replaced, or
+ * already held by a file no larger); 1 one was refused; 2 usage; 3 a
+ * reproducer or a corpus file could not be read; 4 the backend failed or
+ * the corpus could not be written.
+ */
 #include "cmd_promote.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "campaign_repro.h"
+#include "cli_options.h"
+#include "gm_paths.h"
+#include "gm_promote.h"
+
+typedef struct {
+    cli_options common;
+    const char *corpus;   /* NULL: gm_promote_default_corpus() */
+    bool minimize;
+} cmd_promote_options;
+
+typedef struct {
+    size_t count[3];      /* by gm_promote_action */
+    size_t refused;
+    int rc;
+} cmd_promote_tally;
+
+/* Takes this command's own flags out of argv (into `rest`), then parses
+ * the shared ones. */
+static bool cmd_promote_parse(int argc, char **argv, cmd_promote_options *o, char **rest,
+                              const char **paths) {
+    memset(o, 0, sizeof *o);
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--minimize") == 0) {
+            o->minimize = true;
+        } else if (strcmp(argv[i], "--corpus") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gmfuzz promote: --corpus needs a folder\n");
+                return false;
+            }
+            o->corpus = argv[++i];
+        } else {
+            rest[n++] = argv[i];
+        }
+    }
+    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+        return false;
+    }
+    if (o->common.n_paths == 0) {
+        fprintf(stderr, "gmfuzz promote: give at least one REPRO.json (see gmfuzz --help)\n");
+        return false;
+    }
+    return true;
+}
+
+/* The corpus folder: --corpus (created when missing) or the default,
+ * which must exist. */
+static bool cmd_promote_corpus(const cmd_promote_options *o, const char **dir) {
+    gm_error err = {0};
+    struct stat st;
+    if (o->corpus == NULL) {
+        *dir = gm_promote_default_corpus();
+        if (stat(*dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "gmfuzz promote: the default corpus %s is missing; pass --corpus DIR\n",
+                    *dir);
+            return false;
+        }
+        return true;
+    }
+    *dir = o->corpus;
+    if (!gm_paths_make_dirs(*dir, &err)) {
+        fprintf(stderr, "gmfuzz promote: --corpus: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* Keeps the more serious exit code: backend 4, input 3, refusal 1. */
+static int cmd_promote_worse(int a, int b) {
+    static const int rank[] = {[CLI_EXIT_OK] = 0, [CLI_EXIT_FINDING] = 1, [CLI_EXIT_USAGE] = 2,
+                               [CLI_EXIT_INPUT] = 3, [CLI_EXIT_BACKEND] = 4};
+    return rank[b] > rank[a] ? b : a;
+}
+
+static void cmd_promote_report(const char *path, const gm_promote_candidate *cand,
+                               const gm_promote_result *res) {
+    const char *sig = cand->finding.signature;
+    switch (res->action) {
+    case GM_PROMOTE_ADDED:
+        printf("added %s: %s (%ld bytes)\n", res->path, sig, res->bytes);
+        break;
+    case GM_PROMOTE_REPLACED:
+        printf("replaced %s (%ld bytes) by %s (%ld bytes): %s\n", res->other, res->other_bytes,
+               res->path, res->bytes, sig);
+        break;
+    case GM_PROMOTE_KEPT:
+        printf("kept %s (%ld bytes): it holds %s; %s would take %ld bytes\n", res->path,
+               res->bytes, sig, path, res->other_bytes);
+        break;
+    }
+    if (cand->minimized_now) {
+        printf("  (minimized here in %zu runs)\n", cand->minimize_runs);
+    }
+}
+
+/* Prepares and commits one reproducer. */
+static void cmd_promote_one(gm_backend *b, const gm_promote_options *po, const char *corpus,
+                            const char *path, cmd_promote_tally *t) {
+    gm_promote_candidate cand;
+    gm_promote_candidate_init(&cand);
+    gm_promote_result res;
+    gm_error err = {0};
+    char slug[GM_SIGNATURE_MAX], name[GM_SIGNATURE_MAX + 8];
+    if (!gm_promote_prepare(b, path, po, &cand, &err)) {
+        fprintf(stderr, "gmfuzz promote: %s\n", err.msg);
+        bool infra = err.code == GM_ERR_DEVICE || err.code == GM_ERR_MEMORY;
+        t->rc = cmd_promote_worse(t->rc, infra ? CLI_EXIT_BACKEND : CLI_EXIT_INPUT);
+    } else if (cand.refused) {
+        printf("refused %s\n", cand.why);
+        t->refused++;
+        t->rc = cmd_promote_worse(t->rc, CLI_EXIT_FINDING);
+    } else {
+        campaign_repro_slug(cand.finding.signature, slug, sizeof slug);
+        snprintf(name, sizeof name, "%s.json", slug);
+        if (gm_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
+                              &err)) {
+            cmd_promote_report(path, &cand, &res);
+            t->count[res.action]++;
+        } else {
+            fprintf(stderr, "gmfuzz promote: %s\n", err.msg);
+            bool unreadable = err.code == GM_ERR_FORMAT || err.code == GM_ERR_LIMIT;
+            t->rc = cmd_promote_worse(t->rc, unreadable ? CLI_EXIT_INPUT : CLI_EXIT_BACKEND);
+        }
+    }
+    gm_promote_candidate_free(&cand);
+}
+
+static int cmd_promote_run(const cmd_promote_options *o) {
+    const char *corpus = NULL;
+    if (!cmd_promote_corpus(o, &corpus)) {
+        return CLI_EXIT_USAGE;
+    }
+    gm_backend *b = NULL;
+    if (!cli_options_open_backend(&o->common, &b)) {
+        return CLI_EXIT_BACKEND;
+    }
+    gm_promote_options po = {o->minimize, 0, o->common.limits};
+    cmd_promote_tally t = {{0, 0, 0}, 0, CLI_EXIT_OK};
+    for (int i = 0; i < o->common.n_paths; i++) {
+        cmd_promote_one(b, &po, corpus, o->common.paths[i], &t);
+        fflush(stdout);
+    }
+    gm_backend_close(b);
+    printf("%zu added, %zu replaced, %zu kept, %zu refused\n", t.count[GM_PROMOTE_ADDED],
+           t.count[GM_PROMOTE_REPLACED], t.count[GM_PROMOTE_KEPT], t.refused);
+    return t.rc;
+}
+
 int cmd_promote_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fputs("gmfuzz promote: not built yet\n", stderr);
-    return CLI_EXIT_USAGE;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    cmd_promote_options o;
+    int rc = CLI_EXIT_USAGE;
+    if (rest == NULL || paths == NULL) {
+        rc = CLI_EXIT_BACKEND;
+    } else if (cmd_promote_parse(argc, argv, &o, rest, paths)) {
+        rc = cmd_promote_run(&o);
+    }
+    free(rest);
+    free(paths);
+    return rc;
 }

@@ -1,22 +1,60 @@
-/* gmfuzz replay PATH...: every case, vector and reproducer found, run again
- * and checked against what it records (harness/gm_replay.h). One line per
- * failure, then "N passed, N failed". */
+/* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
+ * run again and checked against what it records (harness/gm_replay.h). One
+ * line per failure, then "N passed, N failed". With --exact a reproducer
+ * must also be written again byte for byte (triage/gm_rewrite.h). */
 #include "cmd_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_replay.h"
+#include "gm_rewrite.h"
 
 typedef struct {
     size_t passed;
     size_t failed;
 } cmd_replay_tally;
 
+/* Appends `text` to the string in buf[size], cutting it where it is full. */
+static void cmd_replay_append(char *buf, size_t size, const char *text) {
+    size_t used = strlen(buf), n = strlen(text);
+    if (n > size - used - 1) {
+        n = size - used - 1;
+    }
+    memcpy(buf + used, text, n);
+    buf[used + n] = '\0';
+}
+
+/* --exact: whether a reproducer is also rewritten byte for byte; where it
+ * is not, the first differing byte and field join the replay's message.
+ * False only when the backend itself failed. */
+static bool cmd_replay_exact(gm_backend *b, const cli_options *o, const char *path,
+                             const gm_doc *doc, gm_replay_outcome *outcome, gm_error *err) {
+    gm_rewrite_outcome rewrite = {0};
+    if (doc->kind != GM_DOC_REPRO) {
+        return true;
+    }
+    if (!gm_rewrite_check(b, path, doc, &o->limits, &rewrite, err)) {
+        return false;
+    }
+    if (!rewrite.same) {
+        if (outcome->passed) {
+            outcome->message[0] = '\0';
+        } else {
+            cmd_replay_append(outcome->message, sizeof outcome->message, "; ");
+        }
+        cmd_replay_append(outcome->message, sizeof outcome->message, "not byte-stable: ");
+        cmd_replay_append(outcome->message, sizeof outcome->message, rewrite.message);
+        outcome->passed = false;
+    }
+    return true;
+}
+
 /* Replays one file; false only when the backend itself failed. */
-static bool cmd_replay_file(gm_backend *b, const cli_options *o, const char *path,
+static bool cmd_replay_file(gm_backend *b, const cli_options *o, bool exact, const char *path,
                             cmd_replay_tally *t) {
     gm_doc doc;
     gm_doc_init(&doc);
@@ -26,7 +64,8 @@ static bool cmd_replay_file(gm_backend *b, const cli_options *o, const char *pat
     if (!gm_json_read_file(path, &o->limits, &doc, &err)) {
         printf("FAIL %s\n", err.msg); /* the message starts with the path */
         t->failed++;
-    } else if (!gm_replay_doc(b, &doc, o->compare, &outcome, &err)) {
+    } else if (!gm_replay_doc(b, &doc, o->compare, &outcome, &err) ||
+               (exact && !cmd_replay_exact(b, o, path, &doc, &outcome, &err))) {
         fprintf(stderr, "gmfuzz: %s: %s\n", path, err.msg);
         backend_ok = false;
     } else if (!outcome.passed) {
@@ -39,10 +78,11 @@ static bool cmd_replay_file(gm_backend *b, const cli_options *o, const char *pat
     return backend_ok;
 }
 
-static int cmd_replay_all(gm_backend *b, const cli_options *o, const gm_paths *files) {
+static int cmd_replay_all(gm_backend *b, const cli_options *o, bool exact,
+                          const gm_paths *files) {
     cmd_replay_tally t = {0, 0};
     for (size_t i = 0; i < files->count; i++) {
-        if (!cmd_replay_file(b, o, files->items[i], &t)) {
+        if (!cmd_replay_file(b, o, exact, files->items[i], &t)) {
             return CLI_EXIT_BACKEND;
         }
         fflush(stdout);
@@ -51,7 +91,23 @@ static int cmd_replay_all(gm_backend *b, const cli_options *o, const gm_paths *f
     return t.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
 }
 
+/* Takes --exact out of argv (the shared parser does not know it). */
+static bool cmd_replay_take_exact(int *argc, char **argv) {
+    bool exact = false;
+    int n = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--exact") == 0) {
+            exact = true;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    *argc = n;
+    return exact;
+}
+
 int cmd_replay_main(int argc, char **argv) {
+    bool exact = cmd_replay_take_exact(&argc, argv);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (paths == NULL) {
         return CLI_EXIT_BACKEND;
@@ -78,7 +134,8 @@ int cmd_replay_main(int argc, char **argv) {
     }
     gm_backend *b = NULL;
     if (rc == CLI_EXIT_OK) {
-        rc = cli_options_open_backend(&o, &b) ? cmd_replay_all(b, &o, &files) : CLI_EXIT_BACKEND;
+        rc = cli_options_open_backend(&o, &b) ? cmd_replay_all(b, &o, exact, &files)
+                                              : CLI_EXIT_BACKEND;
     }
     gm_backend_close(b);
     gm_paths_free(&files);
