@@ -24,7 +24,4 @@ typedef struct {
  *  (5 failures)  jobs 2/2" (one line) */
 void campaign_status_format(const campaign_status *s, char *out, size_t size);
 
-/* 999 -> "999", 20512 -> "20.5k", 1234567 -> "1.23M", 4.2e9 -> "4.20G". */
-void campaign_status_human(uint64_t v, char *out, size_t size);
-
 #endif

@@ -1,20 +1,17 @@
-/* gm_json_write: builders for the three gmfuzz documents and the atomic
- * file writer.
+/* gm_json_write: builders for the three gmfuzz documents, and writing one
+ * to a file (atomically: gm_file).
  *
  * Builders write what gm_json_read.c reads back to an identical value:
  * optional fields only when present, arrays in their shapes, integers
  * through gm_json_int (exact text, strings beyond 2^53). Each returns NULL
  * when memory runs out, never half a tree.
  */
-#define _POSIX_C_SOURCE 200809L /* fsync, fileno, getpid */
-
+#include "gm_file.h"
 #include "gm_json.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gm_json_internal.h"
 #include "gm_jsonint.h"
@@ -313,52 +310,23 @@ cJSON *gm_json_vector(const gm_case *c, const gm_outputs *legacy, const gm_outpu
 /* ------------------------------------------------------------------ */
 /* Files                                                               */
 
-/* Writes text + newline to `tmp` and forces it to disk, so that the
- * rename below publishes a complete file. */
-static bool write_synced(const char *path, const char *tmp, const char *text, gm_error *err) {
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", path, tmp,
-                            strerror(errno));
-    }
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF && fflush(f) == 0 &&
-              fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, tmp,
-                            strerror(saved));
-    }
-    return true;
-}
-
 bool gm_json_write_file(const char *path, const cJSON *root, gm_error *err) {
     char *text = cJSON_PrintUnformatted(root);
     if (text == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory printing the document", path);
     }
-    size_t tmp_size = strlen(path) + 32;
-    char *tmp = malloc(tmp_size);
-    bool ok = tmp != NULL;
+    /* One line: the document and its newline. */
+    size_t n = strlen(text);
+    char *line = malloc(n + 1);
+    bool ok = line != NULL;
     if (!ok) {
         gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", path);
     } else {
-        /* The pid keeps concurrent writers (parallel fuzz jobs) apart. */
-        snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-        ok = write_synced(path, tmp, text, err);
-        if (ok && rename(tmp, path) != 0) {
-            ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", path, tmp,
-                              strerror(errno));
-        }
-        if (!ok) {
-            remove(tmp);
-        }
+        memcpy(line, text, n);
+        line[n] = '\n';
+        ok = gm_file_write_atomic(path, line, n + 1, err);
     }
-    free(tmp);
+    free(line);
     cJSON_free(text);
     return ok;
 }

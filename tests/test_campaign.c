@@ -24,6 +24,7 @@
 #include "campaign_repro.h"
 #include "campaign_stats.h"
 #include "campaign_status.h"
+#include "report_format.h"
 #include "campaign_summary.h"
 #include "gm_json.h"
 #include "gm_repro.h"
@@ -134,7 +135,7 @@ static void test_status_human(void) {
                  {20512, "20.5k"},  {512000, "512k"},   {999499, "999k"},
                  {999950, "1.00M"}, {1234567, "1.23M"}, {4200000000ull, "4.20G"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        campaign_status_human(cases[i].v, buf, sizeof buf);
+        report_format_count(cases[i].v, buf, sizeof buf);
         CHECK_STR_CONTAINS(buf, cases[i].text);
         CHECK_EQ_I64(strlen(buf), strlen(cases[i].text));
     }
