@@ -9,7 +9,10 @@
  *   DIR/artifacts/   libFuzzer's own crash files
  *   DIR/afl/         AFL++'s output folder
  *   DIR/baseline.json  the baseline the targets use (campaign_baseline.h)
+ *   DIR/known.json   the user's baseline as the campaign judged by it
+ *   DIR/campaign.json, DIR/stats.jsonl  how it ran (campaign_record.h)
  *   DIR/summary.txt  the summary, at the end
+ *   DIR/report.*     report.md, report.html, summary.json, junit.xml
  */
 #ifndef CAMPAIGN_SETUP_H
 #define CAMPAIGN_SETUP_H
