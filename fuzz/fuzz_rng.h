@@ -1,15 +1,18 @@
-/* fuzz_rng: a small deterministic generator (splitmix64) and its mixing
- * function. The decoder uses the mix as a counter-based hash, so element i
- * of a "random" array is a pure function of (seed, i); the mutators use the
- * sequential generator seeded by the engine.
+/* fuzz_rng: the fuzzer's deterministic generator and mixing function:
+ * harness/gm_gen's splitmix64 (one implementation for the case generator
+ * and the fuzzer). The decoder uses the mix as a counter-based hash, so
+ * element i of a "random" array is a pure function of (seed, i); the
+ * mutators use the sequential generator seeded by the engine.
  */
 #ifndef FUZZ_RNG_H
 #define FUZZ_RNG_H
 
 #include <stdint.h>
 
+#include "gm_gen.h"
+
 typedef struct {
-    uint64_t state;
+    gm_gen gen;
 } fuzz_rng;
 
 void fuzz_rng_seed(fuzz_rng *r, uint64_t seed);

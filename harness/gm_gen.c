@@ -4,13 +4,13 @@
 
 void gm_gen_seed(gm_gen *g, uint64_t seed) { g->state = seed; }
 
-uint64_t gm_gen_next(gm_gen *g) {
-    /* splitmix64: tiny, fast, and the same on every platform */
-    uint64_t z = (g->state += 0x9e3779b97f4a7c15ull);
+uint64_t gm_gen_mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
+
+uint64_t gm_gen_next(gm_gen *g) { return gm_gen_mix(g->state += 0x9e3779b97f4a7c15ull); }
 
 int64_t gm_gen_range(gm_gen *g, int64_t lo, int64_t hi) {
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;

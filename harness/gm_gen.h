@@ -18,8 +18,12 @@ typedef struct {
     uint64_t state;
 } gm_gen;
 
+/* splitmix64: tiny, fast, and the same on every platform. */
 void gm_gen_seed(gm_gen *g, uint64_t seed);
 uint64_t gm_gen_next(gm_gen *g);
+/* splitmix64's finalizer: a bijective scramble of x (the fuzz decoder also
+ * uses it as a counter-based hash). */
+uint64_t gm_gen_mix(uint64_t x);
 /* Uniform in [lo, hi] (hi >= lo). */
 int64_t gm_gen_range(gm_gen *g, int64_t lo, int64_t hi);
 
