@@ -17,14 +17,10 @@ static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_
     printf("fused (%s): %s\n", gm_backend_kind_name(gm_backend_kind_of(b)),
            r->fused.error ? r->fused.error : "ok");
     const gm_verdict *v = &r->verdict;
-    printf("verdict: %s at %s", gm_status_name(v->status), gm_compare_name(v->compare));
+    char line[256];
+    gm_verdict_describe(v, line, sizeof line);
+    printf("verdict: %s", line);
     if (v->status == GM_STATUS_MISMATCH) {
-        printf(": %zu elements differ in", v->n_differences);
-        for (int id = 0; id < GM_BUF_COUNT; id++) {
-            if (v->buffers & (1u << id)) {
-                printf(" %s", gm_buf_name((gm_buf_id)id));
-            }
-        }
         if (v->first.present) {
             printf("; first %s[%zu]", gm_buf_name(v->first.buf), v->first.index[0]);
             if (v->first.rank == 2) {

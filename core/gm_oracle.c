@@ -1,5 +1,6 @@
 #include "gm_oracle.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const gm_oracle_compare_names[] = {"live", "strict"};
@@ -166,4 +167,22 @@ static bool gm_oracle_difference_equal(const gm_difference *a, const gm_differen
 bool gm_verdict_equal(const gm_verdict *a, const gm_verdict *b) {
     return a->status == b->status && a->compare == b->compare && a->buffers == b->buffers &&
            gm_oracle_difference_equal(&a->first, &b->first);
+}
+
+void gm_verdict_describe(const gm_verdict *v, char *out, size_t size) {
+    int n = snprintf(out, size, "%s at %s", gm_status_name(v->status), gm_compare_name(v->compare));
+    size_t used = n > 0 ? (size_t)n : 0;
+    if (v->status != GM_STATUS_MISMATCH || used >= size) {
+        return;
+    }
+    const bool one = v->n_differences == 1;
+    n = snprintf(out + used, size - used, ": %zu element%s differ%s in", v->n_differences,
+                 one ? "" : "s", one ? "s" : "");
+    used += n > 0 ? (size_t)n : 0;
+    for (int id = 0; id < GM_BUF_COUNT && used < size; id++) {
+        if (v->buffers & (1u << id)) {
+            n = snprintf(out + used, size - used, " %s", gm_buf_name((gm_buf_id)id));
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
 }

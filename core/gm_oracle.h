@@ -70,4 +70,9 @@ void gm_oracle_judge(const gm_case *c, const gm_outputs *ref, const gm_outputs *
 /* Whether two verdicts are the same: status, level, buffers, first difference. */
 bool gm_verdict_equal(const gm_verdict *a, const gm_verdict *b);
 
+/* One line for people: "match at live", "mismatch at strict: 2 elements
+ * differ in page_table swa_page_table", "fused_out_of_bounds at live"
+ * (truncated to `size`). */
+void gm_verdict_describe(const gm_verdict *v, char *out, size_t size);
+
 #endif

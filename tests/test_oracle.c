@@ -1,5 +1,6 @@
 /* gm_oracle: the two comparison levels and the verdict's precedence. */
 #include <stdint.h>
+#include <string.h>
 
 #include "gm_oracle.h"
 #include "gm_test.h"
@@ -111,11 +112,33 @@ static void test_verdict_equal(void) {
     CHECK(!gm_verdict_equal(&a, &b));
 }
 
+static void test_verdict_describe(void) {
+    gm_verdict v = {.status = GM_STATUS_MISMATCH, .compare = GM_COMPARE_STRICT,
+                    .buffers = (1u << GM_BUF_PAGE_TABLE) | (1u << GM_BUF_SWA_PAGE_TABLE),
+                    .n_differences = 2};
+    char line[256];
+    gm_verdict_describe(&v, line, sizeof line);
+    CHECK(strcmp(line, "mismatch at strict: 2 elements differ in page_table swa_page_table") == 0);
+    v.n_differences = 1;
+    v.buffers = 1u << GM_BUF_CACHE_SEQLENS;
+    v.compare = GM_COMPARE_LIVE;
+    gm_verdict_describe(&v, line, sizeof line);
+    CHECK(strcmp(line, "mismatch at live: 1 element differs in cache_seqlens") == 0);
+    v.status = GM_STATUS_FUSED_OUT_OF_BOUNDS;
+    gm_verdict_describe(&v, line, sizeof line);
+    CHECK(strcmp(line, "fused_out_of_bounds at live") == 0);
+    char small[12];
+    v.status = GM_STATUS_MISMATCH;
+    gm_verdict_describe(&v, small, sizeof small);
+    CHECK(strcmp(small, "mismatch at") == 0);
+}
+
 int main(void) {
     GM_RUN(test_live_reads_only_live_columns);
     GM_RUN(test_live_columns_capped_at_width);
     GM_RUN(test_precedence);
     GM_RUN(test_names_round_trip);
     GM_RUN(test_verdict_equal);
+    GM_RUN(test_verdict_describe);
     GM_TEST_END();
 }

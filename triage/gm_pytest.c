@@ -135,18 +135,9 @@ static void gm_pytest_buffer(FILE *out, const gm_buffer *b, int indent, int col)
 /* ---- the header --------------------------------------------------------- */
 
 static void gm_pytest_verdict_line(FILE *out, const gm_verdict *v) {
-    fprintf(out, "verdict:           %s at %s", gm_status_name(v->status),
-            gm_compare_name(v->compare));
-    if (v->n_differences > 0) {
-        fprintf(out, ": %zu element%s differ%s in", v->n_differences,
-                v->n_differences == 1 ? "" : "s", v->n_differences == 1 ? "s" : "");
-        for (int id = 0; id < GM_BUF_COUNT; id++) {
-            if (v->buffers & (1u << id)) {
-                fprintf(out, " %s", gm_buf_name((gm_buf_id)id));
-            }
-        }
-    }
-    fputc('\n', out);
+    char line[256];
+    gm_verdict_describe(v, line, sizeof line);
+    fprintf(out, "verdict:           %s\n", line);
 }
 
 /* "page_table[0][3]: reference (legacy) -1, fused 0" */

@@ -92,17 +92,9 @@ bool gm_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *out, g
 /* ---- printing ------------------------------------------------------------ */
 
 static void gm_show_verdict(FILE *out, const gm_verdict *v) {
-    fprintf(out, "verdict: %s at %s", gm_status_name(v->status), gm_compare_name(v->compare));
-    if (v->status == GM_STATUS_MISMATCH) {
-        fprintf(out, ": %zu element%s differ%s in", v->n_differences,
-                v->n_differences == 1 ? "" : "s", v->n_differences == 1 ? "s" : "");
-        for (int id = 0; id < GM_BUF_COUNT; id++) {
-            if (v->buffers & (1u << id)) {
-                fprintf(out, " %s", gm_buf_name((gm_buf_id)id));
-            }
-        }
-    }
-    fputc('\n', out);
+    char line[256];
+    gm_verdict_describe(v, line, sizeof line);
+    fprintf(out, "verdict: %s\n", line);
 }
 
 static void gm_show_finding(FILE *out, const gm_case *c, const gm_run_result *r) {
