@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_check: %s\n", cases == NULL ? "out of memory" : err.msg);
         return 2;
     }
-    fuzz_check_config cfg = {b, GM_COMPARE_LIVE, known, false, NULL, "bench", 0};
+    fuzz_check_config cfg = {b, NULL, GM_COMPARE_LIVE, known, false, NULL, "bench", 0};
     size_t counts[4] = {0, 0, 0, 0};
     double runs = bench_runs(b, cases, seconds);
     double checks = bench_checks(&cfg, cases, seconds, counts);

@@ -10,6 +10,8 @@ void campaign_engine_argv(const campaign_setup *s, const campaign_worker *w, dou
                           campaign_argv *argv) {
     if (s->opt.engine == CAMPAIGN_AFL) {
         campaign_afl_argv(s, w, time_left_s, argv);
+    } else if (s->opt.engine == CAMPAIGN_SWEEP) {
+        campaign_libfuzzer_sweep_argv(s, w, time_left_s, argv);
     } else {
         campaign_libfuzzer_argv(s, w, time_left_s, argv);
     }
@@ -21,6 +23,18 @@ void campaign_engine_env(const campaign_setup *s, campaign_argv *env) {
     campaign_argv_addf(env, "GMFUZZ_COMPARE=%s", gm_compare_name(s->opt.compare));
     campaign_argv_add(env, "GMFUZZ_STRICT_BASELINE=0");
     campaign_argv_addf(env, "GMFUZZ_KEEP_GOING=%d", s->opt.abort_on_failure ? 0 : 1);
+    if (s->opt.fused != NULL) {
+        campaign_argv_addf(env, "GMFUZZ_TARGET=%s", s->opt.fused);
+    }
+    if (s->opt.target_device != NULL) {
+        campaign_argv_addf(env, "GMFUZZ_TARGET_DEVICE=%s", s->opt.target_device);
+    }
+    if (s->opt.target_timeout_s > 0) {
+        campaign_argv_addf(env, "GMFUZZ_TARGET_TIMEOUT=%g", s->opt.target_timeout_s);
+    }
+    if (s->opt.reference != NULL) {
+        campaign_argv_addf(env, "GMFUZZ_REFERENCE=%s", s->opt.reference);
+    }
     if (s->opt.engine == CAMPAIGN_AFL) {
         campaign_afl_env(env);
     }
@@ -35,7 +49,7 @@ void campaign_engine_refresh(const campaign_setup *s, campaign_worker *w, double
 }
 
 bool campaign_engine_restarts(const campaign_setup *s, const campaign_worker *w) {
-    return s->opt.engine == CAMPAIGN_LIBFUZZER && campaign_libfuzzer_restarts(s, w);
+    return s->opt.engine != CAMPAIGN_AFL && campaign_libfuzzer_restarts(s, w);
 }
 
 static uint64_t campaign_engine_count_files(const char *dir) {

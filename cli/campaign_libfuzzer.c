@@ -52,3 +52,22 @@ bool campaign_libfuzzer_restarts(const campaign_setup *s, const campaign_worker 
     }
     return s->opt.runs == 0 || campaign_worker_execs(w, 0.0, false) < s->opt.runs;
 }
+
+void campaign_libfuzzer_sweep_argv(const campaign_setup *s, const campaign_worker *w,
+                                   double time_left_s, campaign_argv *argv) {
+    const campaign_options *o = &s->opt;
+    campaign_argv_add(argv, s->target); /* the gmfuzz binary itself */
+    campaign_argv_add(argv, "sweep-job");
+    campaign_argv_addf(argv, "-max_total_time=%ld", campaign_libfuzzer_seconds(time_left_s));
+    campaign_argv_addf(argv, "-batch=%llu", (unsigned long long)o->batch);
+    if (o->runs != 0) {
+        uint64_t done = campaign_worker_execs(w, 0.0, false);
+        campaign_argv_addf(argv, "-runs=%llu",
+                           (unsigned long long)(o->runs > done ? o->runs - done : 1));
+    }
+    /* Job k of a seeded sweep draws from seed + k; each restart from a new
+     * stream (the cases already drawn are not drawn again). */
+    uint64_t seed = (o->seed != 0 ? o->seed : 1) + (uint64_t)w->index +
+                    (uint64_t)o->jobs * w->starts;
+    campaign_argv_addf(argv, "-seed=%llu", (unsigned long long)seed);
+}

@@ -11,4 +11,8 @@ void campaign_libfuzzer_argv(const campaign_setup *s, const campaign_worker *w,
 void campaign_libfuzzer_refresh(campaign_worker *w, double now_s);
 bool campaign_libfuzzer_restarts(const campaign_setup *s, const campaign_worker *w);
 
+/* `gmfuzz sweep-job` with the job's budget, batch and seed. */
+void campaign_libfuzzer_sweep_argv(const campaign_setup *s, const campaign_worker *w,
+                                   double time_left_s, campaign_argv *argv);
+
 #endif

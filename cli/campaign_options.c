@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gm_target.h"
+
 const char campaign_options_usage[] =
     "usage: gmfuzz fuzz [options]\n"
     "\n"
@@ -16,7 +18,11 @@ const char campaign_options_usage[] =
     "a summary is printed and written to DIR/summary.txt. Ctrl-C ends the\n"
     "campaign early and keeps everything.\n"
     "\n"
-    "  --engine libfuzzer|afl++  the fuzzing engine (default libfuzzer)\n"
+    "  --engine libfuzzer|afl++|sweep\n"
+    "                            the fuzzing engine (default libfuzzer); sweep:\n"
+    "                            generated cases in batches, no coverage (gmfuzz sweep)\n"
+    "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
+    "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
     "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
     "  --jobs N                  engine processes (default: all cores)\n"
@@ -24,7 +30,14 @@ const char campaign_options_usage[] =
     "  --compare live|strict     comparison level (default live)\n"
     "  --strict-baseline         every mismatch is a failure, known or not\n"
     "  --baseline FILE           known differences (default corpus/known.json)\n"
-    "  --target PATH             the engine's target binary (default: searched)\n"
+    "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
+    "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
+    "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
+    "  --target-timeout S        one call's limit for lib: and python: (default 10)\n"
+    "  --reference python:[MODULE][:FUNCTION]\n"
+    "                            also the legacy sequence in real PyTorch (three-way)\n"
+    "  --engine-binary PATH      the engine's target binary (default: searched; also\n"
+    "                            --target PATH, when PATH is not a target spec)\n"
     "  --seeds DIR | --no-seeds  seed corpus (default corpus/seed)\n"
     "  --dict FILE | --no-dict   dictionary (default fuzz/gmfuzz.dict)\n"
     "  --runs N                  executions per job, then stop (libFuzzer)\n"
@@ -41,6 +54,7 @@ const char campaign_options_usage[] =
 void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
     o->engine = CAMPAIGN_LIBFUZZER;
+    o->batch = 64;
     o->backend = "cpu";
     o->time_s = CAMPAIGN_DEFAULT_TIME_S;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -50,7 +64,7 @@ void campaign_options_default(campaign_options *o) {
 }
 
 const char *campaign_engine_name(campaign_engine e) {
-    return e == CAMPAIGN_AFL ? "afl++" : "libfuzzer";
+    return e == CAMPAIGN_AFL ? "afl++" : e == CAMPAIGN_SWEEP ? "sweep" : "libfuzzer";
 }
 
 /* A decimal integer in [min, max]. */
@@ -88,6 +102,8 @@ static bool campaign_options_choice(campaign_options *o, const char *flag, const
             o->engine = CAMPAIGN_LIBFUZZER;
         } else if (value != NULL && (strcmp(value, "afl++") == 0 || strcmp(value, "afl") == 0)) {
             o->engine = CAMPAIGN_AFL;
+        } else if (value != NULL && strcmp(value, "sweep") == 0) {
+            o->engine = CAMPAIGN_SWEEP;
         } else {
             return false;
         }
@@ -113,10 +129,41 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--time") == 0) {
         return campaign_options_seconds(value, &o->time_s);
     }
+    if (strcmp(flag, "--target-timeout") == 0) {
+        return campaign_options_seconds(value, &o->target_timeout_s);
+    }
+    if (strcmp(flag, "--target-device") == 0) {
+        o->target_device = value;
+        return value != NULL && (strcmp(value, "cpu") == 0 || strcmp(value, "cuda") == 0);
+    }
+    if (strcmp(flag, "--reference") == 0) {
+        o->reference = value;
+        return value != NULL && strncmp(value, "python", 6) == 0;
+    }
+    if (strcmp(flag, "--target") == 0 && value != NULL) {
+        gm_target_spec spec;
+        gm_error err = {0};
+        if (gm_target_parse(value, &spec, &err)) { /* a target spec, else a binary */
+            o->fused = value;
+            if (spec.kind == GM_TARGET_BUILTIN) {
+                o->backend = spec.builtin == GM_BACKEND_CPU ? "cpu" : "cuda";
+            }
+            return spec.kind != GM_TARGET_BUILTIN || spec.builtin == GM_BACKEND_CPU ||
+                   spec.builtin == GM_BACKEND_CUDA;
+        }
+        o->target = value;
+        return value[0] != '\0';
+    }
     if (strcmp(flag, "--jobs") == 0) {
         bool ok = campaign_options_uint(value, 1, 1024, &n);
         o->jobs = (int)n;
         return ok;
+    }
+    if (strcmp(flag, "--batch") == 0) {
+        return campaign_options_uint(value, 1, 65536, &o->batch);
+    }
+    if (strcmp(flag, "--cases") == 0) { /* sweep: cases in all, split over the jobs */
+        return campaign_options_uint(value, 1, UINT64_MAX / 2, &o->runs);
     }
     if (strcmp(flag, "--runs") == 0) {
         return campaign_options_uint(value, 1, UINT64_MAX / 2, &o->runs);
@@ -125,7 +172,7 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         return campaign_options_uint(value, 1, UINT32_MAX / 2, &o->seed);
     }
     const char **paths[] = {&o->out_dir, &o->baseline, &o->target, &o->seeds, &o->dict};
-    const char *names[] = {"--out", "--baseline", "--target", "--seeds", "--dict"};
+    const char *names[] = {"--out", "--baseline", "--engine-binary", "--seeds", "--dict"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(flag, names[i]) == 0) {
             *paths[i] = value;
@@ -138,7 +185,10 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
 static bool campaign_options_takes_value(const char *flag) {
     static const char *const valued[] = {"--engine", "--backend", "--compare", "--time",
                                          "--jobs",   "--runs",    "--seed",    "--out",
-                                         "--baseline", "--target", "--seeds",  "--dict"};
+                                         "--baseline", "--target", "--seeds",  "--dict",
+                                         "--engine-binary", "--target-device",
+                                         "--target-timeout", "--reference", "--batch",
+                                         "--cases"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;
@@ -190,6 +240,17 @@ bool campaign_options_parse(int argc, char **argv, campaign_options *o, char *ms
     if (o->engine == CAMPAIGN_AFL && o->runs != 0) {
         snprintf(msg, msg_size, "--runs is for libFuzzer; AFL++ campaigns end with --time");
         return false;
+    }
+    return true;
+}
+
+bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err) {
+    if (!gm_target_parse(o->fused != NULL ? o->fused : o->backend, out, err)) {
+        return false;
+    }
+    out->device_cpu = o->target_device != NULL && strcmp(o->target_device, "cpu") == 0;
+    if (o->target_timeout_s > 0) {
+        out->timeout_s = o->target_timeout_s;
     }
     return true;
 }

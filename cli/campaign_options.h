@@ -10,9 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gm_error.h"
 #include "gm_oracle.h"
+#include "gm_target.h"
 
-typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL } campaign_engine;
+/* SWEEP: structured random cases (harness/gm_gen.c), no coverage, sent to
+ * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`
+ * processes that speak libFuzzer's status lines. */
+typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;
 
 #define CAMPAIGN_DEFAULT_TIME_S 60.0
 
@@ -25,7 +30,11 @@ typedef struct {
     gm_compare compare;
     bool strict_baseline;     /* every non-match is a failure */
     const char *baseline;     /* NULL: the source tree's corpus/known.json */
-    const char *target;       /* NULL: searched (campaign_setup.h) */
+    const char *target;       /* the engine's binary (--engine-binary); NULL: searched */
+    const char *fused;        /* --target SPEC (docs/TARGETS.md); NULL: builtin:<backend> */
+    const char *target_device; /* --target-device cuda|cpu; NULL: cuda */
+    double target_timeout_s;  /* --target-timeout; 0: the default */
+    const char *reference;    /* --reference python:...: three-way; NULL: none */
     const char *seeds;        /* NULL: corpus/seed; "" (--no-seeds): a cold start */
     const char *dict;         /* NULL: fuzz/gmfuzz.dict; "" (--no-dict): none */
     uint64_t runs;            /* per-job executions; 0: no limit */
@@ -34,6 +43,7 @@ typedef struct {
     bool abort_on_failure;    /* targets abort at each failure and are restarted,
                                  instead of going on (GMFUZZ_KEEP_GOING) */
     bool minimize;            /* minimize representatives at the end */
+    uint64_t batch;           /* sweep: cases per round trip (default 64) */
     bool help;
 } campaign_options;
 
@@ -45,6 +55,10 @@ bool campaign_options_parse(int argc, char **argv, campaign_options *o, char *ms
                             size_t msg_size);
 
 const char *campaign_engine_name(campaign_engine e);
+
+/* The fused target the campaign's jobs run (--target, --backend, device,
+ * timeout), for the driver's own runs (minimization). */
+bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err);
 
 extern const char campaign_options_usage[];
 

@@ -85,7 +85,7 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
         ok = false;
     }
     gm_repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
-                              out->minimized, doc->repro.found_at};
+                              out->minimized, doc->repro.found_at, gm_backend_identity(b)};
     if (ok && !gm_repro_write(out->path, c, &r, f, gm_backend_kind_of(b), &origin, err)) {
         snprintf(out->note, sizeof out->note, "cannot write: %.400s", err->msg);
         gm_error_clear(err);

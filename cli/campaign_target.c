@@ -97,6 +97,14 @@ static bool campaign_target_missing(const campaign_options *o, const char *name,
 }
 
 bool campaign_target_find(const campaign_options *o, char *out, size_t size, gm_error *err) {
+    if (o->engine == CAMPAIGN_SWEEP) { /* the jobs are this very binary */
+        ssize_t n = readlink("/proc/self/exe", out, size - 1);
+        if (n <= 0) {
+            return gm_error_set(err, GM_ERR_IO, "sweep: cannot find the gmfuzz binary");
+        }
+        out[n] = '\0';
+        return true;
+    }
     if (o->target != NULL) {
         return campaign_target_explicit(o->target, out, size, err);
     }

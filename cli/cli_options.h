@@ -8,6 +8,8 @@
 #include "gm_backend.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
+#include "gm_run.h"
+#include "gm_target.h"
 
 /* Exit codes (documented in `gmfuzz --help` and the README). */
 enum {
@@ -19,7 +21,10 @@ enum {
 };
 
 typedef struct {
-    gm_backend_kind backend;
+    gm_target_spec target;   /* --target, --backend, --target-device, --target-timeout */
+    bool target_given;       /* false: a reproducer's recorded target, else builtin:cpu */
+    const char *reference;   /* --reference python:...: a three-way run; NULL: none */
+    bool reference_cuda;     /* --reference-device cuda */
     gm_compare compare;
     bool json;
     gm_limits limits;
@@ -32,7 +37,28 @@ typedef struct {
 bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_options *o,
                        const char **paths);
 
-/* Opens the chosen backend, or prints why not. */
+/* Opens the chosen target, or prints why not. */
 bool cli_options_open_backend(const cli_options *o, gm_backend **b);
+
+/* The target for `doc`: --target when given, else the external target a
+ * reproducer records (docs/TARGETS.md), else builtin:cpu. `*b` is reused
+ * when it already runs that target, else closed and reopened. */
+bool cli_options_backend_for(const cli_options *o, const gm_doc *doc, gm_backend **b);
+
+/* The torch reference of a three-way run (--reference), or NULL; false
+ * (printed why) when it cannot start. */
+bool cli_options_open_reference(const cli_options *o, gm_legacy **out);
+
+/* One line of the help texts, for the commands that take these flags. */
+#define CLI_OPTIONS_TARGET_HELP                                                               \
+    "  --target T              builtin:cpu|cuda|cuda-graph|cuda-raw, lib:PATH.so or\n"        \
+    "                          python:[MODULE][:FUNCTION] (docs/TARGETS.md; default: a\n"     \
+    "                          reproducer's recorded target, else builtin:cpu)\n"             \
+    "  --backend B             the same as --target builtin:B\n"                              \
+    "  --target-device D       cuda (default) or cpu: where a python: target's tensors live\n" \
+    "  --target-timeout S      one call's limit for lib: and python: targets (default 10)\n"  \
+    "  --reference python:[MODULE][:FUNCTION]\n"                                              \
+    "                          also run the legacy sequence in real PyTorch (three-way)\n"    \
+    "  --reference-device D    cpu (default) or cuda\n"
 
 #endif

@@ -35,11 +35,11 @@
 static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_failures *f,
                                        char *problem, size_t problem_size) {
     campaign_repro *repros = calloc(f->n_sigs + 1, sizeof *repros);
-    gm_backend_kind kind = GM_BACKEND_CPU;
     gm_backend *b = NULL;
     gm_error err = {0};
-    bool ok = repros != NULL && gm_backend_kind_from_name(s->opt.backend, &kind) &&
-              gm_backend_open(kind, &b, &err);
+    gm_target_spec spec;
+    bool ok = repros != NULL && campaign_options_target(&s->opt, &spec, &err) &&
+              gm_backend_open_target(&spec, &b, &err);
     for (size_t i = 0; ok && i < f->n_sigs; i++) {
         fprintf(stderr, "gmfuzz fuzz: minimizing %s\n", f->sigs[i].signature);
         ok = campaign_repro_make(b, s, &f->sigs[i], &repros[i], &err);

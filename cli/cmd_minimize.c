@@ -95,7 +95,7 @@ static double cmd_minimize_now(void) {
 
 /* The reproducer's origin: the input reproducer's, or this command's. */
 static gm_repro_origin cmd_minimize_origin(const gm_doc *doc) {
-    gm_repro_origin origin = {"minimize", 0, true, NULL};
+    gm_repro_origin origin = {"minimize", 0, true, NULL, NULL};
     if (doc->kind == GM_DOC_REPRO && doc->repro.has_found) {
         origin.found_by = doc->repro.found_by;
         origin.execs = doc->repro.found_execs;
@@ -152,6 +152,7 @@ static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_d
     if (ok) {
         gm_classify(&doc->c, &r, &f);
         gm_repro_origin origin = cmd_minimize_origin(doc);
+        origin.target = gm_backend_identity(b);
         ok = gm_repro_write(o->output, &doc->c, &r, &f, gm_backend_kind_of(b), &origin, &err);
     }
     gm_run_result_free(&r);

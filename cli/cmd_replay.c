@@ -53,18 +53,25 @@ static bool cmd_replay_exact(gm_backend *b, const cli_options *o, const char *pa
     return true;
 }
 
-/* Replays one file; false only when the backend itself failed. */
-static bool cmd_replay_file(gm_backend *b, const cli_options *o, bool exact, const char *path,
-                            cmd_replay_tally *t) {
+/* Replays one file on its target (cli_options_backend_for: `*bp` kept
+ * between files); false only when the backend itself failed. */
+static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_options *o, bool exact,
+                            const char *path, cmd_replay_tally *t) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
     gm_replay_outcome outcome = {0};
     bool backend_ok = true;
-    if (!gm_json_read_file(path, &o->limits, &doc, &err)) {
+    bool read = gm_json_read_file(path, &o->limits, &doc, &err);
+    if (read && !cli_options_backend_for(o, &doc, bp)) {
+        gm_doc_free(&doc);
+        return false;
+    }
+    gm_backend *b = *bp;
+    if (!read) {
         printf("FAIL %s\n", err.msg); /* the message starts with the path */
         t->failed++;
-    } else if (!gm_replay_doc(b, &doc, o->compare, &outcome, &err) ||
+    } else if (!gm_replay_doc3(b, legacy, &doc, o->compare, &outcome, &err) ||
                (exact && !cmd_replay_exact(b, o, path, &doc, &outcome, &err))) {
         fprintf(stderr, "gmfuzz: %s: %s\n", path, err.msg);
         backend_ok = false;
@@ -78,14 +85,19 @@ static bool cmd_replay_file(gm_backend *b, const cli_options *o, bool exact, con
     return backend_ok;
 }
 
-static int cmd_replay_all(gm_backend *b, const cli_options *o, bool exact,
-                          const gm_paths *files) {
+static int cmd_replay_all(const cli_options *o, bool exact, const gm_paths *files) {
     cmd_replay_tally t = {0, 0};
-    for (size_t i = 0; i < files->count; i++) {
-        if (!cmd_replay_file(b, o, exact, files->items[i], &t)) {
-            return CLI_EXIT_BACKEND;
-        }
+    gm_backend *b = NULL;
+    gm_legacy *legacy = NULL;
+    bool ok = cli_options_open_reference(o, &legacy);
+    for (size_t i = 0; ok && i < files->count; i++) {
+        ok = cmd_replay_file(&b, legacy, o, exact, files->items[i], &t);
         fflush(stdout);
+    }
+    gm_backend_close(b);
+    gm_legacy_close(legacy);
+    if (!ok) {
+        return CLI_EXIT_BACKEND;
     }
     printf("%zu passed, %zu failed\n", t.passed, t.failed);
     return t.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
@@ -132,12 +144,9 @@ int cmd_replay_main(int argc, char **argv) {
             rc = CLI_EXIT_USAGE;
         }
     }
-    gm_backend *b = NULL;
     if (rc == CLI_EXIT_OK) {
-        rc = cli_options_open_backend(&o, &b) ? cmd_replay_all(b, &o, exact, &files)
-                                              : CLI_EXIT_BACKEND;
+        rc = cmd_replay_all(&o, exact, &files);
     }
-    gm_backend_close(b);
     gm_paths_free(&files);
     free(paths);
     return rc;

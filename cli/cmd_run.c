@@ -14,8 +14,12 @@ static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_
            c->name ? c->name : "(unnamed)", gm_mode_name(c->mode), c->bs, (int)c->page_size,
            gm_case_max_num_pages(c), c->has_swa ? "yes" : "no");
     printf("reference: %s\n", r->reference.error ? r->reference.error : "ok");
-    printf("fused (%s): %s\n", gm_backend_kind_name(gm_backend_kind_of(b)),
-           r->fused.error ? r->fused.error : "ok");
+    char target[GM_TARGET_PATH_MAX + 200];
+    gm_target_format(gm_backend_spec(b), target, sizeof target);
+    printf("fused (%s): %s\n", target, r->fused.error ? r->fused.error : "ok");
+    if (r->drift[0] != '\0') {
+        printf("reference drift: %s\n", r->drift);
+    }
     const gm_verdict *v = &r->verdict;
     char line[256];
     gm_verdict_describe(v, line, sizeof line);
@@ -60,14 +64,16 @@ static int cmd_run_case(const cli_options *o) {
         return CLI_EXIT_INPUT;
     }
     gm_backend *b = NULL;
-    if (!cli_options_open_backend(o, &b)) {
+    gm_legacy *legacy = NULL;
+    if (!cli_options_backend_for(o, &doc, &b) || !cli_options_open_reference(o, &legacy)) {
+        gm_backend_close(b);
         gm_doc_free(&doc);
         return CLI_EXIT_BACKEND;
     }
     gm_run_result r;
     gm_run_result_init(&r);
     int rc = CLI_EXIT_BACKEND;
-    if (!gm_run_case(b, &doc.c, o->compare, &r, &err)) {
+    if (!gm_run_case3(b, legacy, &doc.c, o->compare, &r, &err)) {
         fprintf(stderr, "gmfuzz: %s: %s\n", o->paths[0], err.msg);
     } else if (o->json && !cmd_run_print_json(&r)) {
         fprintf(stderr, "gmfuzz: out of memory printing the result\n");
@@ -78,6 +84,7 @@ static int cmd_run_case(const cli_options *o) {
         rc = r.verdict.status == GM_STATUS_MATCH ? CLI_EXIT_OK : CLI_EXIT_FINDING;
     }
     gm_run_result_free(&r);
+    gm_legacy_close(legacy);
     gm_backend_close(b);
     gm_doc_free(&doc);
     return rc;

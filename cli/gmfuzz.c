@@ -13,6 +13,7 @@
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "cmd_show.h"
+#include "cmd_sweep.h"
 #include "cmd_triage.h"
 
 #ifndef GMFUZZ_VERSION
@@ -47,6 +48,10 @@ static const char gmfuzz_usage[] =
     "       [--out DIR] [--compare live|strict] [--strict-baseline]\n"
     "                     a coverage-guided campaign; every new mismatch is\n"
     "                     minimized into DIR/repros/ and summarized at the end\n"
+    "  sweep [--target T] [--time S | --cases N] [--batch N] [--jobs N] [--seed S]\n"
+    "                     structured random cases sent to the target in batches\n"
+    "                     (no coverage: for GPU targets); findings minimized and\n"
+    "                     reported as by fuzz (its other options too)\n"
     "  minimize CASE.json -o REPRO.json\n"
     "                     shrink a failing case, keeping its signature, into a\n"
     "                     complete reproducer\n"
@@ -122,6 +127,8 @@ int main(int argc, char **argv) {
         {"agree", cmd_agree_main},
         {"bench", cmd_bench_main},
         {"fuzz", cmd_fuzz_main},
+        {"sweep", cmd_sweep_main},
+        {"sweep-job", cmd_sweep_job_main},
         {"minimize", cmd_minimize_main},
         {"triage", cmd_triage_main},
         {"show", cmd_show_main},

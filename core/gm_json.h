@@ -44,9 +44,29 @@ void gm_limits_default(gm_limits *l);
 
 typedef enum { GM_DOC_CASE, GM_DOC_VECTOR, GM_DOC_REPRO } gm_doc_kind;
 
+/* The implementation that ran the fused side (docs/TARGETS.md): a
+ * reproducer's "target" object. Every string is NULL when absent. */
+typedef struct {
+    char *spec;           /* "builtin:cpu", "lib:/x/libk.so", "python:examples/torch_fused.py" */
+    char *kind;           /* "builtin", "lib", "python" */
+    char *module;         /* python: the module imported */
+    char *function;       /* python: the function called */
+    char *file;           /* lib: the library; python: the module's source file */
+    char *sha256;         /* of `file`, hex */
+    char *version;        /* the module's __version__ */
+    char *device;         /* python: "cuda" or "cpu" */
+} gm_target_record;
+
+void gm_target_record_free(gm_target_record *t);
+/* Deep copy; false when memory runs out. */
+bool gm_target_record_copy(gm_target_record *dst, const gm_target_record *src);
+
 /* What a fuzzer recorded about a mismatch (gmfuzz-repro-v1). */
 typedef struct {
-    char *backend;        /* "cpu", "cuda", ... */
+    char *backend;        /* "cpu", "cuda", ..., "lib", "python" */
+    bool has_target;
+    gm_target_record target;
+    char *reference_drift; /* how the C reference and real PyTorch disagreed, or NULL */
     gm_verdict verdict;   /* status, compare, buffers, first_difference */
     char **classes;
     size_t n_classes;

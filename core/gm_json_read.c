@@ -59,8 +59,51 @@ static void gm_repro_init(gm_repro *r) {
     r->verdict.compare = GM_COMPARE_LIVE;
 }
 
+void gm_target_record_free(gm_target_record *t) {
+    free(t->spec);
+    free(t->kind);
+    free(t->module);
+    free(t->function);
+    free(t->file);
+    free(t->sha256);
+    free(t->version);
+    free(t->device);
+    memset(t, 0, sizeof *t);
+}
+
+static bool gm_target_record_dup(char **dst, const char *src) {
+    *dst = NULL;
+    if (src == NULL) {
+        return true;
+    }
+    size_t n = strlen(src) + 1;
+    *dst = malloc(n);
+    if (*dst != NULL) {
+        memcpy(*dst, src, n);
+    }
+    return *dst != NULL;
+}
+
+bool gm_target_record_copy(gm_target_record *dst, const gm_target_record *src) {
+    memset(dst, 0, sizeof *dst);
+    bool ok = gm_target_record_dup(&dst->spec, src->spec) &&
+              gm_target_record_dup(&dst->kind, src->kind) &&
+              gm_target_record_dup(&dst->module, src->module) &&
+              gm_target_record_dup(&dst->function, src->function) &&
+              gm_target_record_dup(&dst->file, src->file) &&
+              gm_target_record_dup(&dst->sha256, src->sha256) &&
+              gm_target_record_dup(&dst->version, src->version) &&
+              gm_target_record_dup(&dst->device, src->device);
+    if (!ok) {
+        gm_target_record_free(dst);
+    }
+    return ok;
+}
+
 void gm_repro_free(gm_repro *r) {
     free(r->backend);
+    gm_target_record_free(&r->target);
+    free(r->reference_drift);
     for (size_t i = 0; i < r->n_classes; i++) {
         free(r->classes[i]);
     }
@@ -1019,7 +1062,7 @@ static bool read_verdict(reader *rd, const cJSON *root, const gm_case *c, gm_ver
     bool ok = read_name_field(rd, root, "compare", true, parse_compare, &v->compare,
                               "live or strict", NULL) &&
               read_name_field(rd, root, "status", false, parse_status, &v->status,
-                              "match, mismatch, reference_error or fused_out_of_bounds", NULL) &&
+                              "match, mismatch, reference_error, fused_out_of_bounds, target_failed or reference_drift", NULL) &&
               read_buffer_list(rd, root, &v->buffers) &&
               read_int_field(rd, root, "n_differences", false, count, &n, &given) &&
               read_first_difference(rd, root, c, &v->first);
@@ -1027,8 +1070,34 @@ static bool read_verdict(reader *rd, const cJSON *root, const gm_case *c, gm_ver
     return ok;
 }
 
+/* The optional "target" object (docs/TARGETS.md): strings, "spec" required. */
+static bool read_target(reader *rd, const cJSON *root, gm_repro *r) {
+    size_t mark = rd->path_len;
+    const cJSON *item;
+    if (!lookup(rd, root, "target", false, &item)) {
+        return false;
+    }
+    if (item != NULL && !cJSON_IsNull(item)) {
+        gm_target_record *t = &r->target;
+        r->has_target = true;
+        if (!expect_object(rd, item) || !read_string_field(rd, item, "spec", true, &t->spec) ||
+            !read_string_field(rd, item, "kind", false, &t->kind) ||
+            !read_string_field(rd, item, "module", false, &t->module) ||
+            !read_string_field(rd, item, "function", false, &t->function) ||
+            !read_string_field(rd, item, "file", false, &t->file) ||
+            !read_string_field(rd, item, "sha256", false, &t->sha256) ||
+            !read_string_field(rd, item, "version", false, &t->version) ||
+            !read_string_field(rd, item, "device", false, &t->device)) {
+            return false;
+        }
+    }
+    path_restore(rd, mark);
+    return true;
+}
+
 static bool read_repro_fields(reader *rd, const cJSON *root, const gm_case *c, gm_repro *r) {
-    return read_string_field(rd, root, "backend", true, &r->backend) &&
+    return read_string_field(rd, root, "backend", true, &r->backend) && read_target(rd, root, r) &&
+           read_string_field(rd, root, "reference_drift", false, &r->reference_drift) &&
            read_verdict(rd, root, c, &r->verdict) && read_classes(rd, root, r) &&
            read_string_field(rd, root, "signature", true, &r->signature) &&
            read_found(rd, root, r) &&

@@ -287,11 +287,28 @@ static bool add_doc_head(cJSON *o, const char *format, const gm_case *c, const c
            add(o, ref_key, gm_json_outputs(ref)) && add(o, "fused", gm_json_outputs(fused));
 }
 
+static cJSON *target_json(const gm_target_record *t) {
+    cJSON *o = cJSON_CreateObject();
+    const char *const keys[] = {"spec", "kind", "module", "function",
+                                "file", "sha256", "version", "device"};
+    const char *const values[] = {t->spec, t->kind, t->module,  t->function,
+                                  t->file, t->sha256, t->version, t->device};
+    bool ok = o != NULL;
+    for (size_t k = 0; ok && k < sizeof keys / sizeof keys[0]; k++) {
+        ok = k == 0 ? add_required_string(o, keys[k], values[k])
+                    : add_string_or_null(o, keys[k], values[k]);
+    }
+    return finish(o, ok);
+}
+
 cJSON *gm_json_repro(const gm_case *c, const gm_outputs *ref, const gm_outputs *fused,
                      const gm_repro *r) {
     cJSON *o = cJSON_CreateObject();
     bool ok = o != NULL && add_doc_head(o, GM_JSON_FORMAT_REPRO, c, "reference", ref, fused) &&
               add_required_string(o, "backend", r->backend) &&
+              (!r->has_target || add(o, "target", target_json(&r->target))) &&
+              (r->reference_drift == NULL ||
+               add_required_string(o, "reference_drift", r->reference_drift)) &&
               add_verdict_counts(o, &r->verdict) && add(o, "classes", classes_json(r)) &&
               add_required_string(o, "signature", r->signature) &&
               add(o, "first_difference", gm_json_difference(&r->verdict.first)) &&

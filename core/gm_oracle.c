@@ -5,8 +5,15 @@
 
 static const char *const gm_oracle_compare_names[] = {"live", "strict"};
 static const char *const gm_oracle_status_names[] = {
-    "match", "mismatch", "reference_error", "fused_out_of_bounds",
+    "match", "mismatch", "reference_error", "fused_out_of_bounds", "target_failed",
+    "reference_drift",
 };
+
+bool gm_status_compared(gm_status s) { return s == GM_STATUS_MATCH || s == GM_STATUS_MISMATCH; }
+
+bool gm_oracle_is_target_failure(const char *fused_error) {
+    return fused_error != NULL && strncmp(fused_error, "target_", 7) == 0;
+}
 
 const char *gm_compare_name(gm_compare c) {
     return (unsigned)c <= GM_COMPARE_STRICT ? gm_oracle_compare_names[c] : "?";
@@ -23,11 +30,11 @@ bool gm_compare_from_name(const char *name, gm_compare *out) {
 }
 
 const char *gm_status_name(gm_status s) {
-    return (unsigned)s <= GM_STATUS_FUSED_OUT_OF_BOUNDS ? gm_oracle_status_names[s] : "?";
+    return (unsigned)s <= GM_STATUS_REFERENCE_DRIFT ? gm_oracle_status_names[s] : "?";
 }
 
 bool gm_status_from_name(const char *name, gm_status *out) {
-    for (int s = GM_STATUS_MATCH; s <= GM_STATUS_FUSED_OUT_OF_BOUNDS; s++) {
+    for (int s = GM_STATUS_MATCH; s <= GM_STATUS_REFERENCE_DRIFT; s++) {
         if (strcmp(name, gm_oracle_status_names[s]) == 0) {
             *out = (gm_status)s;
             return true;
@@ -145,8 +152,9 @@ void gm_oracle_judge(const gm_case *c, const gm_outputs *ref, const gm_outputs *
     if (fused->error != NULL || ref->error != NULL) {
         memset(v, 0, sizeof *v);
         v->compare = level;
-        v->status = fused->error != NULL ? GM_STATUS_FUSED_OUT_OF_BOUNDS
-                                         : GM_STATUS_REFERENCE_ERROR;
+        v->status = fused->error == NULL                        ? GM_STATUS_REFERENCE_ERROR
+                    : gm_oracle_is_target_failure(fused->error) ? GM_STATUS_TARGET_FAILED
+                                                                : GM_STATUS_FUSED_OUT_OF_BOUNDS;
         return;
     }
     gm_oracle_compare_buffers(c, ref, fused, level, v);

@@ -21,15 +21,35 @@
 
 typedef enum { GM_COMPARE_LIVE, GM_COMPARE_STRICT } gm_compare;
 
-/* Precedence when several hold: an out-of-bounds access of the fused kernel
- * is the most serious finding (memory corruption where the legacy path at
- * worst raised), then a legacy raise (nothing to compare), then buffers. */
+/* Precedence when several hold: the C reference disagreeing with real
+ * PyTorch (three-way runs: nothing else can be trusted then), an
+ * out-of-bounds access of the fused kernel (memory corruption where the
+ * legacy path at worst raised), an external target that raised, crashed
+ * or hung (docs/TARGETS.md: the fused kernel raises nothing), then a legacy
+ * raise (nothing to compare), then buffers. */
 typedef enum {
     GM_STATUS_MATCH,
     GM_STATUS_MISMATCH,
     GM_STATUS_REFERENCE_ERROR,
     GM_STATUS_FUSED_OUT_OF_BOUNDS,
+    GM_STATUS_TARGET_FAILED,
+    GM_STATUS_REFERENCE_DRIFT,
 } gm_status;
+
+/* The prefixes of a fused `error` (gm_outputs.h) that an external target's
+ * failure leaves (docs/TARGETS.md); anything else is an out-of-bounds
+ * access of the fused model. */
+#define GM_TARGET_RAISED_PREFIX "target_raised: "
+#define GM_TARGET_CRASHED_PREFIX "target_crashed: "
+#define GM_TARGET_HUNG_PREFIX "target_hung: "
+#define GM_TARGET_DEVIATES_PREFIX "target_deviates: "
+
+/* Whether the verdict compared buffers (match or mismatch): the other
+ * statuses name one cause for the whole run. */
+bool gm_status_compared(gm_status s);
+
+/* Whether a fused error is an external target's failure. */
+bool gm_oracle_is_target_failure(const char *fused_error);
 
 typedef struct {
     bool present;

@@ -43,6 +43,7 @@ static void fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
     gm_repro_origin origin = {
         .found_by = cfg->engine != NULL ? cfg->engine : "fuzz",
         .execs = cfg->execs,
+        .target = gm_backend_identity(cfg->backend),
         .minimized = false,
     };
     fuzz_check_failure_path(cfg, f, path, sizeof path);
@@ -69,17 +70,23 @@ fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
-    if (!gm_run_case(cfg->backend, c, cfg->level, &r, &err)) {
+    if (!gm_run_case3(cfg->backend, cfg->legacy, c, cfg->level, &r, &err)) {
         fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
         gm_run_result_free(&r);
         memset(f, 0, sizeof *f);
         return FUZZ_CHECK_BROKEN;
     }
-    gm_classify(c, &r, f);
+    fuzz_check_result result = fuzz_check_judged(cfg, c, &r, f);
+    gm_run_result_free(&r);
+    return result;
+}
+
+fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
+                                    const gm_run_result *r, gm_finding *f) {
+    gm_classify(c, r, f);
     fuzz_check_result result = fuzz_check_decide(cfg, f);
     if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL) {
-        fuzz_check_save(cfg, c, &r, f);
+        fuzz_check_save(cfg, c, r, f);
     }
-    gm_run_result_free(&r);
     return result;
 }

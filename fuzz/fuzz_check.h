@@ -18,9 +18,11 @@
 #include "gm_case.h"
 #include "gm_classify.h"
 #include "gm_oracle.h"
+#include "gm_run.h"
 
 typedef struct {
     gm_backend *backend;
+    gm_legacy *legacy;        /* three-way runs (gm_run_case3); NULL: none */
     gm_compare level;
     const gm_baseline *baseline;
     bool strict_baseline;
@@ -38,5 +40,9 @@ typedef enum {
 
 fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
                                   gm_finding *finding);
+
+/* The same for a run already done (gm_run_finish): classify, decide, save. */
+fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
+                                    const gm_run_result *r, gm_finding *f);
 
 #endif

@@ -68,20 +68,61 @@ static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
     return true;
 }
 
+/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE and
+ * $GMFUZZ_TARGET_TIMEOUT) when set, else the binary's builtin backend. */
+static bool fuzz_harness_target(gm_backend_kind kind, gm_target_spec *t, gm_error *err) {
+    const char *spec = fuzz_harness_env("GMFUZZ_TARGET", NULL);
+    gm_target_builtin(t, kind);
+    if (spec != NULL && !gm_target_parse(spec, t, err)) {
+        gm_error_prefix(err, "GMFUZZ_TARGET");
+        return false;
+    }
+    const char *device = fuzz_harness_env("GMFUZZ_TARGET_DEVICE", "cuda");
+    const char *timeout = fuzz_harness_env("GMFUZZ_TARGET_TIMEOUT", NULL);
+    t->device_cpu = strcmp(device, "cpu") == 0;
+    if (timeout != NULL) {
+        char *end = NULL;
+        t->timeout_s = strtod(timeout, &end);
+        if (*end != '\0' || !(t->timeout_s > 0)) {
+            return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_TIMEOUT: '%s' is not seconds",
+                                timeout);
+        }
+    }
+    return true;
+}
+
+/* $GMFUZZ_REFERENCE: a three-way run against the torch legacy sequence. */
+static bool fuzz_harness_reference(fuzz_harness *h, double timeout_s, gm_error *err) {
+    const char *spec = fuzz_harness_env("GMFUZZ_REFERENCE", NULL);
+    bool cuda = strcmp(fuzz_harness_env("GMFUZZ_REFERENCE_DEVICE", "cpu"), "cuda") == 0;
+    if (spec != NULL && !gm_legacy_open(spec, cuda, timeout_s, &h->legacy, err)) {
+        gm_error_prefix(err, "GMFUZZ_REFERENCE");
+        return false;
+    }
+    h->check.legacy = h->legacy;
+    return true;
+}
+
 bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine, gm_error *err) {
     memset(h, 0, sizeof *h);
     h->check.engine = engine;
+    gm_target_spec target;
     if (!fuzz_harness_settings(h, err) || !fuzz_harness_load_baseline(h, err) ||
-        !gm_backend_open(kind, &h->backend, err)) {
+        !fuzz_harness_target(kind, &target, err) ||
+        !gm_backend_open_target(&target, &h->backend, err) ||
+        !fuzz_harness_reference(h, target.timeout_s, err)) {
         fuzz_harness_close(h);
         return false;
     }
+    /* A target that dies or hangs: the case is on disk before anything else. */
+    gm_backend_set_crash_dir(h->backend, h->check.failure_dir);
     h->check.backend = h->backend;
     h->check.baseline = h->baseline;
     return true;
 }
 
 void fuzz_harness_close(fuzz_harness *h) {
+    gm_legacy_close(h->legacy);
     if (h->backend != NULL) {
         gm_backend_close(h->backend);
     }
@@ -155,4 +196,54 @@ void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_fi
 
 bool fuzz_harness_must_abort(const fuzz_harness *h, fuzz_check_result r) {
     return r == FUZZ_CHECK_BROKEN || (r == FUZZ_CHECK_FAILURE && !h->keep_going);
+}
+
+/* One case of a batch whose fused side is done: judge, and in keep-going
+ * mode save a signature only the first time. */
+static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, gm_run_result *r,
+                                            gm_finding *f) {
+    gm_error err = {0};
+    h->check.execs++;
+    if (!gm_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
+        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
+        return FUZZ_CHECK_BROKEN;
+    }
+    fuzz_check_config quiet = h->check;
+    quiet.failure_dir = NULL;
+    fuzz_check_result res = fuzz_check_judged(h->keep_going ? &quiet : &h->check, c, r, f);
+    if (res == FUZZ_CHECK_FAILURE && h->keep_going && fuzz_harness_first_time(h, f)) {
+        fuzz_check_judged(&h->check, c, r, f);
+        fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
+                h->check.failure_dir);
+    }
+    return res;
+}
+
+fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *cases, size_t n,
+                                         size_t *failures) {
+    gm_run_result *runs = calloc(n ? n : 1, sizeof *runs);
+    gm_outputs *outs = calloc(n ? n : 1, sizeof *outs);
+    gm_error err = {0};
+    fuzz_check_result worst = FUZZ_CHECK_MATCH;
+    *failures = 0;
+    if (runs == NULL || outs == NULL || !gm_backend_run_batch(h->backend, cases, outs, n, &err)) {
+        fprintf(stderr, "gmfuzz: the batch failed: %s\n", err.msg[0] ? err.msg : "out of memory");
+        worst = FUZZ_CHECK_BROKEN;
+    }
+    for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
+        gm_run_result_init(&runs[k]);
+        runs[k].fused = outs[k]; /* moved */
+        gm_outputs_init(&outs[k]);
+        gm_finding f;
+        fuzz_check_result r = fuzz_harness_judge(h, cases[k], &runs[k], &f);
+        *failures += r == FUZZ_CHECK_FAILURE;
+        worst = r > worst ? r : worst;
+        gm_run_result_free(&runs[k]);
+    }
+    for (size_t k = 0; outs != NULL && k < n; k++) {
+        gm_outputs_free(&outs[k]);
+    }
+    free(runs);
+    free(outs);
+    return worst;
 }

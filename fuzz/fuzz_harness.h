@@ -10,6 +10,14 @@
  *   GMFUZZ_COMPARE          live | strict (default live)
  *   GMFUZZ_CASE_MUTATION    percent of libFuzzer mutations done at the
  *                           case level (fuzz_mutate.h), 0..100 (default 20)
+ *   GMFUZZ_TARGET           the fused side (docs/TARGETS.md): builtin:...,
+ *                           lib:PATH.so or python:[MODULE][:FUNCTION]
+ *                           (default: the binary's builtin backend);
+ *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
+ *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10)
+ *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
+ *                           sequence in real PyTorch (three-way);
+ *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
  *   GMFUZZ_KEEP_GOING       1: fuzzing goes on after a failure instead of
  *                           aborting, and each signature is saved once
  *                           (smoke tests, benchmarks; the engine then
@@ -30,6 +38,7 @@
 
 typedef struct {
     gm_backend *backend;
+    gm_legacy *legacy;
     gm_baseline *baseline;
     fuzz_check_config check;
     unsigned case_mutation_percent;
@@ -48,6 +57,13 @@ void fuzz_harness_close(fuzz_harness *h);
  * only when memory runs out: FUZZ_CHECK_BROKEN. */
 fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
                                    gm_finding *finding);
+
+/* Runs n cases as one batch on the target (gm_backend_run_batch: one round
+ * trip for external targets), then judges each as fuzz_harness_run does;
+ * `failures` counts the failing ones. The most serious result is returned
+ * (BROKEN when the batch itself failed). */
+fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *cases, size_t n,
+                                         size_t *failures);
 
 /* One line on stderr for a failure or a broken run (the target aborts next). */
 void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_finding *f);

@@ -26,24 +26,43 @@
 #include "fused_params.h"
 #include "gm_case.h"
 #include "gm_error.h"
+#include "gm_json.h"
 #include "gm_outputs.h"
-
-typedef enum {
-    GM_BACKEND_CPU,
-    GM_BACKEND_CUDA,
-    GM_BACKEND_CUDA_GRAPH,
-    GM_BACKEND_CUDA_RAW,
-    GM_BACKEND_COUNT
-} gm_backend_kind;
+#include "gm_target.h"
 
 typedef struct gm_backend gm_backend;
 
-const char *gm_backend_kind_name(gm_backend_kind kind);
-bool gm_backend_kind_from_name(const char *name, gm_backend_kind *out);
-
-/* Opens a backend; for cuda this fails with GM_ERR_DEVICE (and a message
- * saying why) when the build has no CUDA or the machine has no GPU. */
+/* Opens a builtin backend; for cuda this fails with GM_ERR_DEVICE (and a
+ * message saying why) when the build has no CUDA or the machine has no GPU. */
 bool gm_backend_open(gm_backend_kind kind, gm_backend **out, gm_error *err);
+
+/* Opens any target (docs/TARGETS.md): a builtin backend, a lib: library in
+ * a worker process, or a python: entry point in a Python worker. An
+ * external target is never sent a case on which gmfuzz's fused model goes
+ * out of bounds: the model's outputs and error stand for it. What an
+ * external target does wrong is a finding, not a failed run: `error` of
+ * the fused outputs becomes "target_raised: TYPE: MESSAGE",
+ * "target_crashed: ..." or "target_hung: ..." (the case saved under the
+ * crash folder first, the worker restarted). */
+bool gm_backend_open_target(const gm_target_spec *spec, gm_backend **out, gm_error *err);
+
+/* The spec it was opened with, and what ran: for external targets the
+ * record of a reproducer's "target" (module, file, sha256, version...);
+ * NULL for the builtin ones (their reproducers record only "backend"). */
+const gm_target_spec *gm_backend_spec(const gm_backend *b);
+const gm_target_record *gm_backend_identity(const gm_backend *b);
+
+/* Runs n cases at once: an external target receives them in one batch
+ * (one round trip, one synchronization); the builtin ones in turn. */
+bool gm_backend_run_batch(gm_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
+                          gm_error *err);
+
+/* How many times the worker was replaced, by cause. */
+typedef struct {
+    unsigned crashed; /* died, or a sticky device error */
+    unsigned hung;    /* no answer within the target timeout */
+} gm_backend_restarts;
+gm_backend_restarts gm_backend_restart_counts(const gm_backend *b);
 void gm_backend_close(gm_backend *b);
 gm_backend_kind gm_backend_kind_of(const gm_backend *b);
 

@@ -103,14 +103,24 @@ static bool gm_replay_case(const gm_run_result *r, gm_replay_outcome *out) {
 
 bool gm_replay_doc(gm_backend *b, const gm_doc *doc, gm_compare case_level,
                    gm_replay_outcome *out, gm_error *err) {
+    return gm_replay_doc3(b, NULL, doc, case_level, out, err);
+}
+
+bool gm_replay_doc3(gm_backend *b, gm_legacy *legacy, const gm_doc *doc, gm_compare case_level,
+                    gm_replay_outcome *out, gm_error *err) {
     out->passed = true;
     out->message[0] = '\0';
     gm_compare level = doc->kind == GM_DOC_REPRO ? doc->repro.verdict.compare : case_level;
     gm_run_result r;
     gm_run_result_init(&r);
-    if (!gm_run_case(b, &doc->c, level, &r, err)) {
+    if (!gm_run_case3(b, legacy, &doc->c, level, &r, err)) {
         gm_run_result_free(&r);
         return false;
+    }
+    if (r.drift[0] != '\0' && doc->kind != GM_DOC_REPRO) {
+        gm_replay_fail(out, "reference_drift: %s", r.drift);
+        gm_run_result_free(&r);
+        return true;
     }
     switch (doc->kind) {
     case GM_DOC_VECTOR: gm_replay_vector(doc, &r, out); break;

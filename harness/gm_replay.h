@@ -16,6 +16,7 @@
 #include "gm_backend.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
+#include "gm_run.h"
 
 typedef struct {
     bool passed;
@@ -26,5 +27,10 @@ typedef struct {
  * successful replay with passed == false. */
 bool gm_replay_doc(gm_backend *b, const gm_doc *doc, gm_compare case_level,
                    gm_replay_outcome *out, gm_error *err);
+
+/* The same, with the torch legacy sequence beside the C reference
+ * (`legacy` may be NULL): a drift fails the document. */
+bool gm_replay_doc3(gm_backend *b, gm_legacy *legacy, const gm_doc *doc, gm_compare case_level,
+                    gm_replay_outcome *out, gm_error *err);
 
 #endif

@@ -17,11 +17,14 @@
 #include "gm_outputs.h"
 #include "reference.h"
 
+typedef struct gm_legacy gm_legacy;
+
 typedef struct {
     gm_outputs reference;
     gm_outputs fused;
     reference_result raised;
     gm_verdict verdict;
+    char drift[512]; /* three-way runs: how real PyTorch disagreed with the C reference; "" */
 } gm_run_result;
 
 void gm_run_result_init(gm_run_result *r);
@@ -31,6 +34,25 @@ void gm_run_result_free(gm_run_result *r);
  * run at all (memory, device): a mismatch is a successful run. */
 bool gm_run_case(gm_backend *b, const gm_case *c, gm_compare level, gm_run_result *r,
                  gm_error *err);
+
+/* A three-way run (docs/TARGETS.md): as gm_run_case, and the legacy
+ * sequence in real PyTorch (`legacy`, NULL: none) must agree with the C
+ * reference; when it does not, the verdict is reference_drift and r->drift
+ * says where. */
+bool gm_run_case3(gm_backend *b, gm_legacy *legacy, const gm_case *c, gm_compare level,
+                  gm_run_result *r, gm_error *err);
+
+/* The rest of a run whose fused side r->fused is done (gm_backend_run,
+ * gm_backend_run_batch): the reference, the verdict, the torch legacy. */
+bool gm_run_finish(gm_legacy *legacy, const gm_case *c, gm_compare level, gm_run_result *r,
+                   gm_error *err);
+
+/* The torch legacy sequence in a Python worker: `spec` is
+ * "python:[MODULE][:FUNCTION]" (default: python/gmfuzz_legacy.py's
+ * legacy_rebuild), on the CPU unless device_cuda. */
+bool gm_legacy_open(const char *spec, bool device_cuda, double timeout_s, gm_legacy **out,
+                    gm_error *err);
+void gm_legacy_close(gm_legacy *l);
 
 /* The reference side alone (prior contents, then the legacy sequence). */
 bool gm_run_reference(const gm_case *c, gm_outputs *out, reference_result *raised,

@@ -1,23 +1,56 @@
 #include "gm_worker.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gm_libtarget.h"
 #include "gm_wire.h"
 #include "gm_wire_case.h"
 
 struct gm_worker {
     gm_cuda_mode mode;
+    char lib_path[1024]; /* a lib: target's library; "": a builtin CUDA backend */
+    double timeout_s;    /* lib: one call's limit; 0: none */
     pid_t pid;      /* 0: no live worker */
     int fd;         /* our end of the socket pair */
     unsigned restarts;
+    unsigned hangs;
 };
+
+/* What runs cases inside the worker: a builtin CUDA backend or a lib:
+ * target's library. */
+typedef struct {
+    gm_backend_cuda *cuda;
+    gm_libtarget *lib;
+} gm_worker_engine;
+
+static bool gm_worker_engine_open(const gm_worker *w, gm_worker_engine *e, gm_error *err) {
+    *e = (gm_worker_engine){0};
+    return w->lib_path[0] ? gm_libtarget_open(w->lib_path, &e->lib, err)
+                          : gm_backend_cuda_open(w->mode, &e->cuda, err);
+}
+
+static bool gm_worker_engine_run(gm_worker_engine *e, const gm_case *c, gm_outputs *out,
+                                 gm_error *err) {
+    return e->lib ? gm_libtarget_run(e->lib, c, out, err)
+                  : gm_backend_cuda_run(e->cuda, c, out, err);
+}
+
+static void gm_worker_engine_close(gm_worker_engine *e) {
+    gm_libtarget_close(e->lib);
+    if (e->cuda != NULL) {
+        gm_backend_cuda_close(e->cuda);
+    }
+}
 
 /* ---- the worker process ------------------------------------------------ */
 
@@ -51,14 +84,14 @@ static char *gm_worker_encode_result(const gm_outputs *o, size_t *len) {
 }
 
 /* One RUN request; false when the worker must exit (device error). */
-static bool gm_worker_serve_one(gm_backend_cuda *cu, int fd, const char *bytes, size_t len) {
+static bool gm_worker_serve_one(gm_worker_engine *cu, int fd, const char *bytes, size_t len) {
     gm_case c;
     gm_case_init(&c);
     gm_outputs out;
     gm_outputs_init(&out);
     gm_error err = {0};
     bool ok = gm_wire_case_decode(bytes, len, &c, &err) && gm_outputs_prepare(&out, &c, &err) &&
-              gm_backend_cuda_run(cu, &c, &out, &err);
+              gm_worker_engine_run(cu, &c, &out, &err);
     bool alive = true;
     if (ok) {
         size_t n = 0;
@@ -74,10 +107,13 @@ static bool gm_worker_serve_one(gm_backend_cuda *cu, int fd, const char *bytes, 
     return alive;
 }
 
-static int gm_worker_serve(gm_cuda_mode mode, int fd) {
-    gm_backend_cuda *cu = NULL;
+static int gm_worker_serve(const gm_worker *w, int fd) {
+    gm_worker_engine engine, *cu = &engine;
     gm_error err = {0};
-    if (!gm_backend_cuda_open(mode, &cu, &err)) {
+    if (w->lib_path[0]) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a vendor's library: never outlive gmfuzz */
+    }
+    if (!gm_worker_engine_open(w, cu, &err)) {
         gm_wire_send(fd, GM_WIRE_REFUSED, err.msg, strlen(err.msg));
         return 1;
     }
@@ -90,7 +126,7 @@ static int gm_worker_serve(gm_cuda_mode mode, int fd) {
                 gm_worker_serve_one(cu, fd, payload, len);
         free(payload);
     }
-    gm_backend_cuda_close(cu);
+    gm_worker_engine_close(cu);
     return 0;
 }
 
@@ -123,7 +159,7 @@ static bool gm_worker_spawn(gm_worker *w, gm_error *err) {
     }
     if (pid == 0) {
         close(fds[0]);
-        _exit(gm_worker_serve(w->mode, fds[1])); /* no atexit handlers of the parent */
+        _exit(gm_worker_serve(w, fds[1])); /* no atexit handlers of the parent */
     }
     close(fds[1]);
     w->pid = pid;
@@ -142,13 +178,16 @@ static bool gm_worker_spawn(gm_worker *w, gm_error *err) {
     return hello;
 }
 
-bool gm_worker_start(gm_cuda_mode mode, gm_worker **out, gm_error *err) {
+static bool gm_worker_start_any(gm_cuda_mode mode, const char *lib_path, double timeout_s,
+                                gm_worker **out, gm_error *err) {
     *out = NULL;
     gm_worker *w = calloc(1, sizeof *w);
     if (w == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory starting a worker");
     }
     w->mode = mode;
+    snprintf(w->lib_path, sizeof w->lib_path, "%s", lib_path);
+    w->timeout_s = timeout_s;
     w->fd = -1;
     if (!gm_worker_spawn(w, err)) {
         free(w);
@@ -156,6 +195,14 @@ bool gm_worker_start(gm_cuda_mode mode, gm_worker **out, gm_error *err) {
     }
     *out = w;
     return true;
+}
+
+bool gm_worker_start(gm_cuda_mode mode, gm_worker **out, gm_error *err) {
+    return gm_worker_start_any(mode, "", 0, out, err);
+}
+
+bool gm_worker_start_lib(const char *path, double timeout_s, gm_worker **out, gm_error *err) {
+    return gm_worker_start_any(GM_CUDA_RAW, path, timeout_s, out, err);
 }
 
 void gm_worker_stop(gm_worker *w) {
@@ -171,6 +218,7 @@ void gm_worker_stop(gm_worker *w) {
 }
 
 unsigned gm_worker_restarts(const gm_worker *w) { return w->restarts; }
+unsigned gm_worker_hangs(const gm_worker *w) { return w->hangs; }
 
 static bool gm_worker_decode_result(const char *p, size_t len, gm_outputs *out) {
     uint32_t error_len = 0;
@@ -249,4 +297,50 @@ bool gm_worker_run(gm_worker *w, const gm_case *c, gm_outputs *out, const char *
     }
     free(payload);
     return ok;
+}
+
+/* Whether the worker answers within its timeout (none: wait). */
+static bool gm_worker_answers_in_time(const gm_worker *w) {
+    if (w->timeout_s <= 0) {
+        return true;
+    }
+    struct pollfd p = {.fd = w->fd, .events = POLLIN};
+    int n;
+    do {
+        n = poll(&p, 1, (int)(w->timeout_s * 1000.0) + 1);
+    } while (n < 0 && errno == EINTR);
+    return n > 0;
+}
+
+gm_worker_status gm_worker_call(gm_worker *w, const gm_case *c, gm_outputs *out, char *what,
+                                size_t size) {
+    gm_error err = {0};
+    if (w->pid == 0 && !gm_worker_spawn(w, &err)) {
+        snprintf(what, size, "the worker did not start again: %s", err.msg);
+        return GM_WORKER_DIED;
+    }
+    size_t n = 0;
+    char *bytes = gm_wire_case_encode(c, &n);
+    bool sent = bytes != NULL && gm_wire_send(w->fd, GM_WIRE_RUN, bytes, n);
+    free(bytes);
+    if (sent && !gm_worker_answers_in_time(w)) {
+        snprintf(what, size, "no answer within %.3g s (the worker was killed)", w->timeout_s);
+        gm_worker_reap(w);
+        w->hangs++;
+        return GM_WORKER_HUNG;
+    }
+    gm_wire_type type = GM_WIRE_STOP;
+    char *payload = NULL;
+    size_t len = 0;
+    bool answered = sent && gm_wire_receive(w->fd, &type, &payload, &len);
+    gm_worker_status s = GM_WORKER_OK;
+    if (!(answered && type == GM_WIRE_RESULT && gm_worker_decode_result(payload, len, out))) {
+        s = answered && type == GM_WIRE_DEVICE_ERROR ? GM_WORKER_DEVICE_ERROR : GM_WORKER_DIED;
+        snprintf(what, size, "%.2000s",
+                 s == GM_WORKER_DEVICE_ERROR ? payload : "the worker process died");
+        gm_worker_reap(w);
+        w->restarts++;
+    }
+    free(payload);
+    return s;
 }

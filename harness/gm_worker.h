@@ -33,7 +33,25 @@ void gm_worker_stop(gm_worker *w);
 bool gm_worker_run(gm_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
                    gm_error *err);
 
-/* How many times the worker was replaced after a failure. */
+/* How many times the worker was replaced after a failure, and of those how
+ * many times it did not answer in time (lib: targets). */
 unsigned gm_worker_restarts(const gm_worker *w);
+unsigned gm_worker_hangs(const gm_worker *w);
+
+/* A lib: target (gm_libtarget.h) in a worker: the library is loaded in the
+ * child, never in gmfuzz's own process. `timeout_s` bounds one call. */
+bool gm_worker_start_lib(const char *path, double timeout_s, gm_worker **out, gm_error *err);
+
+typedef enum {
+    GM_WORKER_OK,
+    GM_WORKER_DEVICE_ERROR, /* the worker reported a CUDA error and exited */
+    GM_WORKER_DIED,         /* a segfault, an abort: the socket closed */
+    GM_WORKER_HUNG,         /* no answer within the timeout: killed */
+} gm_worker_status;
+
+/* One case, with no saving and no restart of its own: a failed worker is
+ * reaped, `what` says why, and the next call starts a fresh one. */
+gm_worker_status gm_worker_call(gm_worker *w, const gm_case *c, gm_outputs *out, char *what,
+                                size_t size);
 
 #endif

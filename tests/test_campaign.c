@@ -415,7 +415,7 @@ static bool write_failure(const char *dir, const char *name, const char *case_fi
     gm_backend *b = NULL;
     gm_run_result r;
     gm_run_result_init(&r);
-    gm_repro_origin origin = {"libfuzzer", execs, false, NULL};
+    gm_repro_origin origin = {"libfuzzer", execs, false, NULL, NULL};
     bool ok = gm_json_read_file(in, &lim, &doc, &err) &&
               gm_backend_open(GM_BACKEND_CPU, &b, &err) &&
               gm_run_case(b, &doc.c, GM_COMPARE_LIVE, &r, &err);

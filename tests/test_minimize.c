@@ -231,7 +231,7 @@ static void test_repro_replays(void) {
     snprintf(path, sizeof path, "%s/minimized-repro.json", scratch);
     CHECK(gm_run_case(cpu, &c, GM_COMPARE_STRICT, &r, &err));
     gm_classify(&c, &r, &f);
-    gm_repro_origin origin = {"libfuzzer", 4242, true, NULL};
+    gm_repro_origin origin = {"libfuzzer", 4242, true, NULL, NULL};
     CHECK(gm_repro_write(path, &c, &r, &f, GM_BACKEND_CPU, &origin, &err));
     gm_doc doc;
     gm_replay_outcome outcome = {0};

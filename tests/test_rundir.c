@@ -114,7 +114,7 @@ static void write_repro_as(const char *rel, const char *signature, size_t bs, co
     if (tamper) {
         gm_buffer_set(&r.fused.buf[GM_BUF_CU_SEQLENS_K], 0, 99);
     }
-    gm_repro_origin origin = {"libfuzzer", execs, minimized, at};
+    gm_repro_origin origin = {"libfuzzer", execs, minimized, at, NULL};
     CHECK(gm_repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, GM_BACKEND_CPU,
                          &origin, &err));
     gm_run_result_free(&r);

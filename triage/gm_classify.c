@@ -33,6 +33,11 @@ static const char *const gm_classify_names[GM_CLASS_COUNT] = {
     "seqlen_int32_wrap",
     "negative_swa_mapping",
     "negative_q_stride",
+    "target_raised",
+    "target_crashed",
+    "target_hung",
+    "target_deviates",
+    "reference_drift",
     "unclassified",
 };
 
@@ -393,9 +398,20 @@ static bool gm_classify_breaks_precondition(const gm_case *c) {
 
 /* The one class of a run whose buffers were not compared: legacy raised,
  * or the fused kernel would have left its buffers. */
-static gm_class gm_classify_uncompared(const gm_case *c, gm_status status) {
-    if (status == GM_STATUS_REFERENCE_ERROR) {
-        return GM_CLASS_LEGACY_RAISES;
+static gm_class gm_classify_uncompared(const gm_case *c, const gm_run_result *r) {
+    const char *error = r->fused.error;
+    switch (r->verdict.status) {
+    case GM_STATUS_REFERENCE_ERROR: return GM_CLASS_LEGACY_RAISES;
+    case GM_STATUS_REFERENCE_DRIFT: return GM_CLASS_REFERENCE_DRIFT;
+    case GM_STATUS_TARGET_FAILED:
+        return strncmp(error, GM_TARGET_RAISED_PREFIX, strlen(GM_TARGET_RAISED_PREFIX)) == 0
+                   ? GM_CLASS_TARGET_RAISED
+               : strncmp(error, GM_TARGET_HUNG_PREFIX, strlen(GM_TARGET_HUNG_PREFIX)) == 0
+                   ? GM_CLASS_TARGET_HUNG
+               : strncmp(error, GM_TARGET_DEVIATES_PREFIX, strlen(GM_TARGET_DEVIATES_PREFIX)) == 0
+                   ? GM_CLASS_TARGET_DEVIATES
+                   : GM_CLASS_TARGET_CRASHED;
+    default: break;
     }
     return gm_classify_breaks_precondition(c) ? GM_CLASS_FUSED_OUT_OF_BOUNDS
                                               : GM_CLASS_UNCLASSIFIED;
@@ -408,20 +424,16 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     out->buffers = r->verdict.buffers;
     switch (r->verdict.status) {
     case GM_STATUS_MATCH: break;
-    case GM_STATUS_REFERENCE_ERROR:
-    case GM_STATUS_FUSED_OUT_OF_BOUNDS:
-        out->classes = 1u << gm_classify_uncompared(c, r->verdict.status);
-        break;
     case GM_STATUS_MISMATCH: out->classes = gm_classify_differences(c, r); break;
+    default: out->classes = 1u << gm_classify_uncompared(c, r); break;
     }
     gm_finding_sign(out);
 }
 
 gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
                              size_t flat) {
-    if (r->verdict.status == GM_STATUS_REFERENCE_ERROR ||
-        r->verdict.status == GM_STATUS_FUSED_OUT_OF_BOUNDS) {
-        return gm_classify_uncompared(c, r->verdict.status);
+    if (!gm_status_compared(r->verdict.status)) {
+        return gm_classify_uncompared(c, r);
     }
     if ((unsigned)id >= GM_BUF_COUNT || !gm_classify_same_shape(r, id) ||
         flat >= gm_buffer_count(&r->reference.buf[id])) {
@@ -553,6 +565,15 @@ static bool gm_classify_parse_split(const gm_classify_parse_ctx *p, char *copy, 
 /* The status a finding with these classes had: the two classes of a run
  * whose buffers were not compared name it (gm_oracle.h's precedence). */
 static gm_status gm_classify_status_of(unsigned classes) {
+    const unsigned target_failed = (1u << GM_CLASS_TARGET_RAISED) |
+                                   (1u << GM_CLASS_TARGET_CRASHED) | (1u << GM_CLASS_TARGET_HUNG) |
+                                   (1u << GM_CLASS_TARGET_DEVIATES);
+    if (classes & (1u << GM_CLASS_REFERENCE_DRIFT)) {
+        return GM_STATUS_REFERENCE_DRIFT;
+    }
+    if (classes & target_failed) {
+        return GM_STATUS_TARGET_FAILED;
+    }
     if (classes & (1u << GM_CLASS_FUSED_OUT_OF_BOUNDS)) {
         return GM_STATUS_FUSED_OUT_OF_BOUNDS;
     }

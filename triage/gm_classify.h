@@ -41,6 +41,15 @@ typedef enum {
     GM_CLASS_SEQLEN_INT32_WRAP,
     GM_CLASS_NEGATIVE_SWA_MAPPING,
     GM_CLASS_NEGATIVE_Q_STRIDE,
+    /* an external target (docs/TARGETS.md) raised, died or did not answer:
+     * the fused kernel raises nothing */
+    GM_CLASS_TARGET_RAISED,
+    GM_CLASS_TARGET_CRASHED,
+    GM_CLASS_TARGET_HUNG,
+    GM_CLASS_TARGET_DEVIATES, /* returned other buffers than gmfuzz's fused model */
+    /* the C reference and real PyTorch disagree (--reference python:...);
+     * no baseline accepts it */
+    GM_CLASS_REFERENCE_DRIFT,
     GM_CLASS_UNCLASSIFIED,
     GM_CLASS_COUNT
 } gm_class;

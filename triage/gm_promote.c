@@ -163,7 +163,8 @@ static bool gm_promote_holders(const char *dir, const char *signature, const gm_
 static bool gm_promote_write(const gm_promote_candidate *cand, gm_backend_kind backend,
                              const char *path, gm_error *err) {
     const gm_repro *rec = &cand->doc.repro;
-    gm_repro_origin origin = {"promote", 0, rec->minimized || cand->minimized_now, NULL};
+    gm_repro_origin origin = {"promote", 0, rec->minimized || cand->minimized_now, NULL,
+                              rec->has_target ? &rec->target : NULL};
     if (rec->has_found) {
         origin.found_by = rec->found_by;
         origin.execs = rec->found_execs;

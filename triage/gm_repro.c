@@ -64,7 +64,12 @@ bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
         .found_execs = origin->execs,
         .minimized = origin->minimized,
         .tool_version = version,
+        .reference_drift = r->drift[0] ? (char *)r->drift : NULL,
     };
+    if (origin->target != NULL) {
+        rec.has_target = true;
+        rec.target = *origin->target; /* borrowed for the write */
+    }
     cJSON *root = gm_json_repro(c, &r->reference, &r->fused, &rec);
     if (root == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory building the reproducer",

@@ -16,6 +16,7 @@ typedef struct {
     uint64_t execs;         /* executions when found */
     bool minimized;
     const char *found_at;   /* ISO-8601 time when found; NULL: now (UTC) */
+    const gm_target_record *target; /* an external target (gm_backend_identity); NULL: builtin */
 } gm_repro_origin;
 
 /* Writes the reproducer of run `r` of case `c` (classified as `f`) to

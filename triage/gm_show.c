@@ -56,8 +56,7 @@ bool gm_show_differences(const gm_case *c, const gm_run_result *r, size_t max_ro
     if (out->rows == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory for %zu rows", max_rows);
     }
-    if (r->verdict.status == GM_STATUS_REFERENCE_ERROR ||
-        r->verdict.status == GM_STATUS_FUSED_OUT_OF_BOUNDS) {
+    if (!gm_status_compared(r->verdict.status)) {
         return true;
     }
     for (int id = 0; id < GM_BUF_COUNT; id++) {
@@ -119,9 +118,9 @@ static void gm_show_errors(FILE *out, const gm_run_result *r) {
     if (r->fused.error != NULL) {
         fprintf(out, "fused: %s\n", r->fused.error);
     }
-    if (r->verdict.status == GM_STATUS_REFERENCE_ERROR ||
-        r->verdict.status == GM_STATUS_FUSED_OUT_OF_BOUNDS) {
-        fputs("(buffers are not compared after a legacy raise or a fused out-of-bounds access)\n",
+    if (!gm_status_compared(r->verdict.status)) {
+        fputs("(buffers are not compared after a legacy raise, a fused out-of-bounds access, a "
+              "target failure or a reference drift)\n",
               out);
     }
 }

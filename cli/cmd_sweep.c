@@ -1,0 +1,154 @@
+#include "cmd_sweep.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_options.h"
+#include "cmd_fuzz.h"
+#include "fuzz_harness.h"
+#include "gm_gen.h"
+
+int cmd_sweep_main(int argc, char **argv) {
+    char **args = calloc((size_t)argc + 3, sizeof *args);
+    if (args == NULL) {
+        return CLI_EXIT_BACKEND;
+    }
+    char fuzz[] = "fuzz", engine[] = "--engine", sweep[] = "sweep";
+    args[0] = fuzz;
+    args[1] = engine;
+    args[2] = sweep;
+    for (int i = 1; i < argc; i++) {
+        args[i + 2] = argv[i];
+    }
+    int rc = cmd_fuzz_main(argc + 2, args);
+    free(args);
+    return rc;
+}
+
+typedef struct {
+    double max_s;      /* -max_total_time */
+    uint64_t runs;     /* -runs; 0: no limit */
+    uint64_t seed;     /* -seed */
+    size_t batch;      /* -batch */
+} cmd_sweep_job;
+
+static bool cmd_sweep_job_flag(const char *arg, const char *name, uint64_t *out) {
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) {
+        return false;
+    }
+    *out = strtoull(arg + n, NULL, 10);
+    return true;
+}
+
+static bool cmd_sweep_job_parse(int argc, char **argv, cmd_sweep_job *j) {
+    uint64_t v = 0;
+    *j = (cmd_sweep_job){.max_s = 60, .batch = 64, .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        if (cmd_sweep_job_flag(argv[i], "-max_total_time=", &v)) {
+            j->max_s = (double)v;
+        } else if (cmd_sweep_job_flag(argv[i], "-runs=", &v)) {
+            j->runs = v;
+        } else if (cmd_sweep_job_flag(argv[i], "-seed=", &v)) {
+            j->seed = v;
+        } else if (cmd_sweep_job_flag(argv[i], "-batch=", &v) && v >= 1 && v <= 65536) {
+            j->batch = (size_t)v;
+        } else {
+            fprintf(stderr, "gmfuzz sweep-job: unknown argument '%s'\n", argv[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static double cmd_sweep_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static volatile sig_atomic_t cmd_sweep_stop;
+static void cmd_sweep_on_signal(int sig) {
+    (void)sig;
+    cmd_sweep_stop = 1;
+}
+
+/* Draws `n` cases into `cases` (each freed before it is drawn again). */
+static bool cmd_sweep_draw(gm_gen *g, gm_case *cases, size_t n) {
+    gm_error err = {0};
+    for (size_t k = 0; k < n; k++) {
+        gm_case_free(&cases[k]);
+        gm_case_init(&cases[k]);
+        if (!gm_gen_case(g, &cases[k], &err)) {
+            fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
+    gm_case *cases = calloc(j->batch, sizeof *cases);
+    const gm_case **ptrs = calloc(j->batch, sizeof *ptrs);
+    if (cases == NULL || ptrs == NULL) {
+        free(cases);
+        free(ptrs);
+        return 1;
+    }
+    for (size_t k = 0; k < j->batch; k++) {
+        gm_case_init(&cases[k]);
+        ptrs[k] = &cases[k];
+    }
+    gm_gen g;
+    gm_gen_seed(&g, j->seed * 0x9e3779b97f4a7c15ull);
+    double start = cmd_sweep_now(), last = start;
+    uint64_t done = 0;
+    int rc = 0;
+    while (!cmd_sweep_stop && cmd_sweep_now() - start < j->max_s && (j->runs == 0 || done < j->runs)) {
+        size_t n = j->runs != 0 && j->runs - done < j->batch ? (size_t)(j->runs - done) : j->batch;
+        size_t failures = 0;
+        if (!cmd_sweep_draw(&g, cases, n) ||
+            fuzz_harness_run_batch(h, ptrs, n, &failures) == FUZZ_CHECK_BROKEN) {
+            rc = 1;
+            break;
+        }
+        done += n;
+        double now = cmd_sweep_now();
+        if (now - last >= 1.0) {
+            fprintf(stderr, "#%" PRIu64 "\tpulse  exec/s: %.0f\n", done, (double)done / (now - start));
+            last = now;
+        }
+    }
+    double spent = cmd_sweep_now() - start;
+    fprintf(stderr, "stat::number_of_executed_units: %" PRIu64 "\n", done);
+    fprintf(stderr, "stat::average_exec_per_sec:     %.0f\n", spent > 0 ? (double)done / spent : 0.0);
+    for (size_t k = 0; k < j->batch; k++) {
+        gm_case_free(&cases[k]);
+    }
+    free(cases);
+    free(ptrs);
+    return rc;
+}
+
+int cmd_sweep_job_main(int argc, char **argv) {
+    cmd_sweep_job j;
+    if (!cmd_sweep_job_parse(argc, argv, &j)) {
+        return CLI_EXIT_USAGE;
+    }
+    signal(SIGINT, cmd_sweep_on_signal);
+    signal(SIGTERM, cmd_sweep_on_signal);
+    fuzz_harness h;
+    gm_error err = {0};
+    if (!fuzz_harness_open(&h, GM_BACKEND_CPU, "sweep", &err)) {
+        fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
+        return CLI_EXIT_BACKEND;
+    }
+    int rc = cmd_sweep_job_loop(&h, &j);
+    fuzz_harness_close(&h);
+    return rc;
+}

@@ -1,0 +1,195 @@
+#include "gm_libtarget.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fused_params.h"
+#include "gm_backend.h"
+
+/* The few CUDA runtime entry points used, by their C signatures
+ * (cudaError_t is an int-sized enum; cudaMemcpyKind 1 and 2). */
+typedef int (*gm_cuda_malloc_fn)(void **, size_t);
+typedef int (*gm_cuda_free_fn)(void *);
+typedef int (*gm_cuda_memcpy_fn)(void *, const void *, size_t, int);
+typedef int (*gm_cuda_sync_fn)(void);
+typedef const char *(*gm_cuda_error_string_fn)(int);
+typedef int (*gm_launch_fn)(const fused_params *, void *);
+typedef int (*gm_abi_fn)(void);
+typedef const char *(*gm_status_fn)(int);
+
+enum { GM_LIB_H2D = 1, GM_LIB_D2H = 2, GM_LIB_ARRAYS = 12 };
+
+struct gm_libtarget {
+    void *library, *cudart;
+    gm_cuda_malloc_fn malloc_fn;
+    gm_cuda_free_fn free_fn;
+    gm_cuda_memcpy_fn memcpy_fn;
+    gm_cuda_sync_fn sync_fn;
+    gm_cuda_error_string_fn error_string;
+    gm_launch_fn launch;
+    gm_status_fn status_string;
+    void *device[GM_LIB_ARRAYS]; /* grow-only device buffers, one per array */
+    size_t capacity[GM_LIB_ARRAYS];
+};
+
+/* A symbol from the library's own dependencies, else from a CUDA runtime
+ * of the machine ($GMFUZZ_CUDART first). */
+static bool gm_libtarget_find_cudart(gm_libtarget *t, gm_error *err) {
+    if (dlsym(t->library, "cudaMalloc") != NULL) {
+        t->cudart = t->library;
+        return true;
+    }
+    const char *names[] = {getenv("GMFUZZ_CUDART"), "libcudart.so", "libcudart.so.13",
+                           "libcudart.so.12", "/usr/local/cuda/lib64/libcudart.so"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (names[k] != NULL && (t->cudart = dlopen(names[k], RTLD_NOW | RTLD_LOCAL)) != NULL) {
+            return true;
+        }
+    }
+    return gm_error_set(err, GM_ERR_DEVICE,
+                        "lib target: no CUDA runtime (libcudart.so) found; set GMFUZZ_CUDART");
+}
+
+#define GM_LIB_SYM(t, handle, field, type, name)                                        \
+    ((t)->field = (type)(uintptr_t)dlsym((handle), (name))) != NULL ||                 \
+        gm_error_set(err, GM_ERR_DEVICE, "lib target: %s has no %s", what, (name))
+
+bool gm_libtarget_open(const char *path, gm_libtarget **out, gm_error *err) {
+    *out = NULL;
+    gm_libtarget *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory loading a lib target");
+    }
+    t->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (t->library == NULL) {
+        gm_error_set(err, GM_ERR_DEVICE, "lib target: %s", dlerror());
+        free(t);
+        return false;
+    }
+    const char *what = path;
+    gm_abi_fn abi = (gm_abi_fn)(uintptr_t)dlsym(t->library, "gmfuzz_kernel_abi_version");
+    bool ok = (abi != NULL || gm_error_set(err, GM_ERR_DEVICE,
+                                           "lib target: %s has no gmfuzz_kernel_abi_version", path)) &&
+              (abi() == 1 || gm_error_set(err, GM_ERR_DEVICE,
+                                          "lib target: %s speaks ABI %d, gmfuzz speaks 1", path,
+                                          abi())) &&
+              GM_LIB_SYM(t, t->library, launch, gm_launch_fn, "gmfuzz_kernel_launch") &&
+              GM_LIB_SYM(t, t->library, status_string, gm_status_fn, "gmfuzz_kernel_status_string") &&
+              gm_libtarget_find_cudart(t, err);
+    what = "the CUDA runtime";
+    ok = ok && GM_LIB_SYM(t, t->cudart, malloc_fn, gm_cuda_malloc_fn, "cudaMalloc") &&
+         GM_LIB_SYM(t, t->cudart, free_fn, gm_cuda_free_fn, "cudaFree") &&
+         GM_LIB_SYM(t, t->cudart, memcpy_fn, gm_cuda_memcpy_fn, "cudaMemcpy") &&
+         GM_LIB_SYM(t, t->cudart, sync_fn, gm_cuda_sync_fn, "cudaDeviceSynchronize") &&
+         GM_LIB_SYM(t, t->cudart, error_string, gm_cuda_error_string_fn, "cudaGetErrorString");
+    void *probe = NULL;
+    int e = ok ? t->malloc_fn(&probe, 256) : 0;
+    if (ok && e != 0) {
+        ok = gm_error_set(err, GM_ERR_DEVICE, "lib target: no usable GPU: %s", t->error_string(e));
+    }
+    if (probe != NULL) {
+        t->free_fn(probe);
+    }
+    if (!ok) {
+        gm_libtarget_close(t);
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+void gm_libtarget_close(gm_libtarget *t) {
+    if (t == NULL) {
+        return;
+    }
+    for (int k = 0; k < GM_LIB_ARRAYS; k++) {
+        if (t->device[k] != NULL && t->free_fn != NULL) {
+            t->free_fn(t->device[k]);
+        }
+    }
+    if (t->cudart != NULL && t->cudart != t->library) {
+        dlclose(t->cudart);
+    }
+    if (t->library != NULL) {
+        dlclose(t->library);
+    }
+    free(t);
+}
+
+static bool gm_libtarget_check(gm_libtarget *t, int e, const char *what, gm_error *err) {
+    return e == 0 || gm_error_set(err, GM_ERR_DEVICE, "lib target: %s: %s", what,
+                                  t->error_string(e));
+}
+
+/* Slot k's device buffer, holding `bytes` from `host` (NULL stays NULL). */
+static bool gm_libtarget_upload(gm_libtarget *t, int k, void **ptr, size_t bytes, gm_error *err) {
+    void *host = *ptr;
+    if (host == NULL) {
+        return true;
+    }
+    size_t want = bytes ? bytes : 8;
+    if (t->capacity[k] < want) {
+        if (t->device[k] != NULL) {
+            t->free_fn(t->device[k]);
+            t->device[k] = NULL;
+            t->capacity[k] = 0;
+        }
+        if (!gm_libtarget_check(t, t->malloc_fn(&t->device[k], want * 2), "cudaMalloc", err)) {
+            return false;
+        }
+        t->capacity[k] = want * 2;
+    }
+    *ptr = t->device[k];
+    return bytes == 0 ||
+           gm_libtarget_check(t, t->memcpy_fn(*ptr, host, bytes, GM_LIB_H2D), "upload", err);
+}
+
+bool gm_libtarget_run(gm_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err) {
+    fused_params p;
+    gm_backend_params(c, out, &p);
+    if (p.bs == 0) {
+        return true; /* the launcher does nothing */
+    }
+    /* Every pointer of p with its size in bytes, uploaded in place. */
+    void **ptrs[GM_LIB_ARRAYS] = {
+        (void **)&p.req_pool_indices, (void **)&p.seq_lens,     (void **)&p.req_to_token,
+        (void **)&p.swa_mapping,      (void **)&p.out_cache_loc, (void **)&p.qlens,
+        (void **)&p.cache_seqlens,    (void **)&p.cu_seqlens_k,  (void **)&p.cu_seqlens_q,
+        (void **)&p.page_table,       (void **)&p.swa_page_table, (void **)&p.swa_out_cache_loc,
+    };
+    static const gm_buf_id bufs[6] = {GM_BUF_CACHE_SEQLENS, GM_BUF_CU_SEQLENS_K,
+                                      GM_BUF_CU_SEQLENS_Q,  GM_BUF_PAGE_TABLE,
+                                      GM_BUF_SWA_PAGE_TABLE, GM_BUF_SWA_OUT_CACHE_LOC};
+    size_t sizes[GM_LIB_ARRAYS] = {c->bs * 8, c->bs * 8, c->pool * c->width * 4,
+                                   c->swa.mapping_len * 8, c->swa.n_out * 8, c->bs * 4};
+    for (int k = 0; k < 6; k++) {
+        const gm_buffer *b = &out->buf[bufs[k]];
+        sizes[6 + k] = b->present ? gm_buffer_count(b) * (b->is_int64 ? 8 : 4) : 0;
+    }
+    void *host[GM_LIB_ARRAYS];
+    for (int k = 0; k < 12; k++) {
+        host[k] = *ptrs[k];
+        if (!gm_libtarget_upload(t, k, ptrs[k], sizes[k], err)) {
+            return false;
+        }
+    }
+    int status = t->launch(&p, NULL);
+    if (status != 0) {
+        return gm_error_set(err, GM_ERR_DEVICE, "lib target: the launch was refused: %s",
+                            t->status_string(status));
+    }
+    if (!gm_libtarget_check(t, t->sync_fn(), "the kernel", err)) {
+        return false;
+    }
+    for (int k = 6; k < 12; k++) {
+        if (host[k] != NULL && sizes[k] > 0 &&
+            !gm_libtarget_check(t, t->memcpy_fn(host[k], *ptrs[k], sizes[k], GM_LIB_D2H),
+                                "download", err)) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,26 @@
+/* gm_libtarget: a lib: target (docs/TARGETS.md) inside its worker process:
+ * a shared library exporting gmfuzz's C ABI (kernel/gmfuzz_kernel.h),
+ * loaded with dlopen, driven through the CUDA runtime found at run time
+ * (the library's own, or libcudart.so.*), so that any gmfuzz build, CUDA or
+ * not, can fuzz a vendor's kernel. Private to harness/ (gm_worker.c). */
+#ifndef GM_LIBTARGET_H
+#define GM_LIBTARGET_H
+
+#include <stdbool.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+#include "gm_outputs.h"
+
+typedef struct gm_libtarget gm_libtarget;
+
+/* Loads the library and the CUDA runtime, checks the ABI version. */
+bool gm_libtarget_open(const char *path, gm_libtarget **out, gm_error *err);
+void gm_libtarget_close(gm_libtarget *t);
+
+/* Uploads the case and the prior contents of `out`, launches once,
+ * synchronises, downloads. A CUDA error or a refused launch fails with
+ * GM_ERR_DEVICE (the worker then exits: the error may be sticky). */
+bool gm_libtarget_run(gm_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err);
+
+#endif

@@ -1,0 +1,432 @@
+#include "gm_pyworker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gm_pybatch.h"
+
+#ifndef GMFUZZ_SOURCE_DIR
+#error "GMFUZZ_SOURCE_DIR must be defined by the build (harness/CMakeLists.txt)"
+#endif
+
+/* Message types of docs/TARGETS.md. */
+enum {
+    GM_PY_HELLO = 1,
+    GM_PY_REFUSED = 2,
+    GM_PY_DEVICE_ERROR = 5,
+    GM_PY_STOP = 6,
+    GM_PY_CALL = 7,
+    GM_PY_RETURN = 8,
+};
+
+/* Importing torch (and compiling a Triton kernel) takes seconds. */
+#define GM_PYWORKER_START_S 180.0
+#define GM_PYWORKER_MAX_PAYLOAD ((uint64_t)1 << 34)
+
+struct gm_pyworker {
+    gm_pyworker_config cfg;
+    char module[1024], function[128];
+    pid_t pid; /* 0: none running */
+    int fd;
+    gm_target_record identity;
+    unsigned restarts[GM_PYCALL_HUNG + 1];
+};
+
+/* ---- time and bytes ------------------------------------------------------ */
+
+static double gm_pyworker_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef enum { GM_IO_OK, GM_IO_CLOSED, GM_IO_TIMEOUT } gm_io;
+
+static gm_io gm_pyworker_wait(int fd, double deadline) {
+    for (;;) {
+        double left = deadline - gm_pyworker_now();
+        if (left <= 0) {
+            return GM_IO_TIMEOUT;
+        }
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+        int n = poll(&p, 1, ms);
+        if (n > 0) {
+            return GM_IO_OK;
+        }
+        if (n < 0 && errno != EINTR) {
+            return GM_IO_CLOSED;
+        }
+    }
+}
+
+static gm_io gm_pyworker_read(int fd, void *data, size_t len, double deadline) {
+    char *p = data;
+    while (len > 0) {
+        gm_io w = gm_pyworker_wait(fd, deadline);
+        if (w != GM_IO_OK) {
+            return w;
+        }
+        ssize_t n = recv(fd, p, len, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return GM_IO_CLOSED;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return GM_IO_OK;
+}
+
+static bool gm_pyworker_write(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+static bool gm_pyworker_send(int fd, uint32_t type, const void *payload, size_t len) {
+    uint32_t head[4] = {type, 0, (uint32_t)len, (uint32_t)((uint64_t)len >> 32)};
+    return gm_pyworker_write(fd, head, sizeof head) &&
+           (len == 0 || gm_pyworker_write(fd, payload, len));
+}
+
+/* One message into a malloc'd, NUL-terminated payload. */
+static gm_io gm_pyworker_receive(int fd, double deadline, uint32_t *type, char **payload,
+                                 size_t *len) {
+    uint32_t head[4];
+    *payload = NULL;
+    gm_io r = gm_pyworker_read(fd, head, sizeof head, deadline);
+    uint64_t n = (uint64_t)head[2] | ((uint64_t)head[3] << 32);
+    if (r != GM_IO_OK) {
+        return r;
+    }
+    if (n > GM_PYWORKER_MAX_PAYLOAD || (*payload = malloc((size_t)n + 1)) == NULL) {
+        return GM_IO_CLOSED;
+    }
+    r = gm_pyworker_read(fd, *payload, (size_t)n, deadline);
+    (*payload)[n] = '\0';
+    *type = head[0];
+    *len = (size_t)n;
+    return r;
+}
+
+/* ---- the process --------------------------------------------------------- */
+
+static const char *gm_pyworker_python(void) {
+    const char *p = getenv("GMFUZZ_PYTHON");
+    return p != NULL && p[0] != '\0' ? p : "python3";
+}
+
+/* In the child: fd 3 is the socket, stdin /dev/null, stdout -> stderr;
+ * the worker dies with its parent and has a process group of its own (so
+ * that a hang is killed with whatever it started). */
+static void gm_pyworker_exec(const gm_pyworker *w, int sock) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (sock == 3) {
+        fcntl(3, F_SETFD, 0);
+    } else if (dup2(sock, 3) < 0) {
+        _exit(127);
+    }
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) {
+        dup2(null, 0);
+    }
+    dup2(2, 1);
+    char script[1200];
+    const char *dir = getenv("GMFUZZ_PYTHON_DIR");
+    snprintf(script, sizeof script, "%s/gmfuzz_worker.py",
+             dir != NULL && dir[0] != '\0' ? dir : GMFUZZ_SOURCE_DIR "/python");
+    const char *role = w->cfg.role == GM_PYWORKER_FUSED ? "fused" : "legacy";
+    const char *device = w->cfg.device_cpu ? "cpu" : "cuda";
+    const char *python = gm_pyworker_python();
+    execlp(python, python, "-u", "-B", script, "--fd", "3", "--role", role, "--module", w->module,
+           "--function", w->function, "--device", device, (char *)NULL);
+    fprintf(stderr, "gmfuzz: cannot run %s: %s\n", python, strerror(errno));
+    _exit(127);
+}
+
+static void gm_pyworker_kill(gm_pyworker *w) {
+    if (w->pid > 0) {
+        kill(-w->pid, SIGKILL);
+        kill(w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+    }
+    if (w->fd >= 0) {
+        close(w->fd);
+    }
+    w->pid = 0;
+    w->fd = -1;
+}
+
+/* How the worker ended, once it is gone ("killed by signal 11 (SIGSEGV)"). */
+static void gm_pyworker_reap(gm_pyworker *w, char *out, size_t size) {
+    int status = 0;
+    pid_t pid = w->pid;
+    snprintf(out, size, "the worker closed its socket");
+    if (pid > 0) {
+        double deadline = gm_pyworker_now() + 2.0;
+        pid_t got = 0;
+        while ((got = waitpid(pid, &status, WNOHANG)) == 0 && gm_pyworker_now() < deadline) {
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+        if (got == pid && WIFSIGNALED(status)) {
+            snprintf(out, size, "the worker was killed by signal %d (%s)", WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
+        } else if (got == pid && WIFEXITED(status)) {
+            snprintf(out, size, "the worker exited with status %d", WEXITSTATUS(status));
+        }
+        if (got == pid) {
+            w->pid = 0;
+        }
+    }
+    gm_pyworker_kill(w);
+}
+
+static char *gm_pyworker_json_string(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(item)) {
+        return NULL;
+    }
+    size_t n = strlen(item->valuestring) + 1;
+    char *s = malloc(n);
+    if (s != NULL) {
+        memcpy(s, item->valuestring, n);
+    }
+    return s;
+}
+
+static void gm_pyworker_read_hello(gm_pyworker *w, const char *json) {
+    gm_target_record_free(&w->identity);
+    cJSON *o = cJSON_Parse(json);
+    gm_target_record *t = &w->identity;
+    t->kind = gm_pyworker_json_string(o, "role"); /* replaced by the backend */
+    t->module = gm_pyworker_json_string(o, "module");
+    t->function = gm_pyworker_json_string(o, "function");
+    t->file = gm_pyworker_json_string(o, "file");
+    t->sha256 = gm_pyworker_json_string(o, "sha256");
+    t->version = gm_pyworker_json_string(o, "version");
+    t->device = gm_pyworker_json_string(o, "device");
+    cJSON_Delete(o);
+}
+
+static bool gm_pyworker_spawn(gm_pyworker *w, gm_error *err) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        return gm_error_set(err, GM_ERR_DEVICE, "python target: socketpair: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return gm_error_set(err, GM_ERR_DEVICE, "python target: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        gm_pyworker_exec(w, sv[1]);
+    }
+    close(sv[1]);
+    w->pid = pid;
+    w->fd = sv[0];
+    uint32_t type = 0;
+    char *payload = NULL;
+    size_t len = 0;
+    gm_io r = gm_pyworker_receive(w->fd, gm_pyworker_now() + GM_PYWORKER_START_S, &type, &payload,
+                                  &len);
+    bool hello = r == GM_IO_OK && type == GM_PY_HELLO;
+    if (hello) {
+        gm_pyworker_read_hello(w, payload);
+    } else {
+        char how[200];
+        gm_pyworker_reap(w, how, sizeof how);
+        gm_error_set(err, GM_ERR_DEVICE, "python target (%s %s, module '%s'): %.1500s",
+                     gm_pyworker_python(), w->cfg.role == GM_PYWORKER_FUSED ? "fused" : "legacy",
+                     w->module[0] ? w->module : "(default)",
+                     r == GM_IO_OK && type == GM_PY_REFUSED ? payload
+                     : r == GM_IO_TIMEOUT ? "the worker did not start within 180 s"
+                                          : how);
+    }
+    free(payload);
+    return hello;
+}
+
+bool gm_pyworker_start(const gm_pyworker_config *cfg, gm_pyworker **out, gm_error *err) {
+    *out = NULL;
+    gm_pyworker *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory starting a python worker");
+    }
+    w->cfg = *cfg;
+    w->fd = -1;
+    snprintf(w->module, sizeof w->module, "%s", cfg->module ? cfg->module : "");
+    snprintf(w->function, sizeof w->function, "%s", cfg->function ? cfg->function : "");
+    w->cfg.module = w->module;
+    w->cfg.function = w->function;
+    if (w->cfg.timeout_s <= 0) {
+        w->cfg.timeout_s = 10.0;
+    }
+    if (!gm_pyworker_spawn(w, err)) {
+        gm_target_record_free(&w->identity);
+        free(w);
+        return false;
+    }
+    *out = w;
+    return true;
+}
+
+void gm_pyworker_stop(gm_pyworker *w) {
+    if (w == NULL) {
+        return;
+    }
+    if (w->fd >= 0 && gm_pyworker_send(w->fd, GM_PY_STOP, NULL, 0)) {
+        char how[200];
+        gm_pyworker_reap(w, how, sizeof how); /* a clean exit releases the GPU */
+    }
+    gm_pyworker_kill(w);
+    gm_target_record_free(&w->identity);
+    free(w);
+}
+
+const gm_target_record *gm_pyworker_identity(const gm_pyworker *w) { return &w->identity; }
+
+unsigned gm_pyworker_restarts(const gm_pyworker *w, gm_pycall_status cause) {
+    return (unsigned)cause <= GM_PYCALL_HUNG ? w->restarts[cause] : 0;
+}
+
+/* ---- one batch ----------------------------------------------------------- */
+
+typedef struct {
+    const char *p;
+    size_t left;
+} gm_pyreader;
+
+static bool gm_pyreader_take(gm_pyreader *r, void *out, size_t n) {
+    if (n > r->left) {
+        return false;
+    }
+    if (out != NULL) {
+        memcpy(out, r->p, n);
+    }
+    r->p += n;
+    r->left -= n;
+    return true;
+}
+
+/* "TYPE: MESSAGE" of a raised call. */
+static bool gm_pyworker_read_raised(gm_pyreader *r, gm_pycall_result *res) {
+    uint32_t n_type = 0, n_msg = 0;
+    if (!gm_pyreader_take(r, &n_type, 4) || n_type > r->left) {
+        return false;
+    }
+    const char *type = r->p;
+    gm_pyreader_take(r, NULL, n_type);
+    if (!gm_pyreader_take(r, &n_msg, 4) || n_msg > r->left) {
+        return false;
+    }
+    snprintf(res->message, sizeof res->message, "%.*s: %.*s", (int)(n_type > 100 ? 100 : n_type),
+             type, (int)(n_msg > 2000 ? 2000 : n_msg), r->p);
+    gm_pyreader_take(r, NULL, n_msg);
+    return true;
+}
+
+static bool gm_pyworker_read_return(gm_pybatch *b, const char *payload, size_t len,
+                                    gm_pycall_result *results) {
+    gm_pyreader r = {payload, len};
+    uint32_t count = 0;
+    if (!gm_pyreader_take(&r, &count, 4) || count != b->count) {
+        return false;
+    }
+    for (size_t k = 0; k < b->count; k++) {
+        uint8_t status = 0;
+        if (!gm_pyreader_take(&r, &status, 1)) {
+            return false;
+        }
+        results[k].message[0] = '\0';
+        if (status == 1) {
+            results[k].status = GM_PYCALL_RAISED;
+            if (!gm_pyworker_read_raised(&r, &results[k])) {
+                return false;
+            }
+            continue;
+        }
+        results[k].status = GM_PYCALL_RETURNED;
+        for (size_t o = b->call_first_out[k]; o < b->call_first_out[k + 1]; o++) {
+            uint64_t n = 0;
+            if (status != 0 || !gm_pyreader_take(&r, &n, 8) || n != b->outs[o].bytes ||
+                !gm_pyreader_take(&r, b->outs[o].data, (size_t)n)) {
+                return false;
+            }
+        }
+    }
+    return r.left == 0;
+}
+
+static void gm_pyworker_fail_all(gm_pybatch *b, gm_pycall_result *results,
+                                 gm_pycall_status status, const char *what) {
+    for (size_t k = 0; k < b->count; k++) {
+        results[k].status = status;
+        snprintf(results[k].message, sizeof results[k].message, "%s", what);
+    }
+}
+
+bool gm_pyworker_call(gm_pyworker *w, gm_pybatch *b, gm_pycall_result *results, gm_error *err) {
+    if (!b->failed && b->count == 0) {
+        return true;
+    }
+    if (b->failed) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory building a batch of calls");
+    }
+    if (w->pid == 0 && !gm_pyworker_spawn(w, err)) {
+        return false;
+    }
+    /* The timeout is one call's; a batch adds a little per call. */
+    double limit = w->cfg.timeout_s + 0.05 * (double)b->count;
+    double deadline = gm_pyworker_now() + limit;
+    uint32_t type = 0;
+    char *payload = NULL;
+    size_t len = 0;
+    gm_io r = gm_pyworker_send(w->fd, GM_PY_CALL, b->bytes, b->len)
+                  ? gm_pyworker_receive(w->fd, deadline, &type, &payload, &len)
+                  : GM_IO_CLOSED;
+    bool ok = r == GM_IO_OK && type == GM_PY_RETURN &&
+              gm_pyworker_read_return(b, payload, len, results);
+    if (!ok) {
+        char what[GM_PYCALL_MESSAGE_MAX];
+        gm_pycall_status cause = r == GM_IO_TIMEOUT ? GM_PYCALL_HUNG : GM_PYCALL_CRASHED;
+        if (cause == GM_PYCALL_HUNG) {
+            snprintf(what, sizeof what, "no answer within %.3g s (the worker was killed)", limit);
+            gm_pyworker_kill(w);
+        } else if (r == GM_IO_OK && type == GM_PY_DEVICE_ERROR) {
+            snprintf(what, sizeof what, "device error: %.2000s", payload);
+            gm_pyworker_kill(w);
+        } else {
+            gm_pyworker_reap(w, what, sizeof what);
+        }
+        w->restarts[cause]++;
+        gm_pyworker_fail_all(b, results, cause, what);
+    }
+    free(payload);
+    return true;
+}
