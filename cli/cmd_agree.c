@@ -1,4 +1,7 @@
-/* gmfuzz agree [PATH...] [--backends B,B,...] [--cases N] [--seed S]
+/* gmfuzz agree [PATH...] [--backends T,T,...] [--cases N] [--seed S]
+ *              [--target-device cuda|cpu] [--target-timeout S]
+ * (each T a builtin backend or a target, docs/TARGETS.md; --targets is
+ * the same list)
  *              [--save DIR]
  *
  * The fused kernel on several backends (default cpu,cuda,cuda-graph) must
@@ -27,22 +30,27 @@ typedef struct {
     long cases;
     uint64_t seed;
     const char *save_dir;
+    bool device_cpu;   /* --target-device cpu: python: targets on the CPU */
+    double timeout_s;  /* --target-timeout; 0: the default */
     gm_limits limits;
     gm_paths docs;
     size_t passed, failed, out_of_bounds, big_batches, wide_tables;
 } cmd_agree;
 
 static bool cmd_agree_open(cmd_agree *a, const char *list) {
-    char copy[256];
+    char copy[4096];
     snprintf(copy, sizeof copy, "%s", list);
     for (char *name = strtok(copy, ","); name != NULL; name = strtok(NULL, ",")) {
-        gm_backend_kind kind;
+        gm_target_spec spec;
         gm_error err = {0};
-        if (!gm_backend_kind_from_name(name, &kind) || a->n_backends == CMD_AGREE_MAX_BACKENDS) {
-            fprintf(stderr, "gmfuzz agree: --backends: unknown or repeated backend '%s'\n", name);
+        if (!gm_target_parse(name, &spec, &err) || a->n_backends == CMD_AGREE_MAX_BACKENDS) {
+            fprintf(stderr, "gmfuzz agree: --backends: %s\n",
+                    err.msg[0] ? err.msg : "too many targets");
             return false;
         }
-        if (!gm_backend_open(kind, &a->backends[a->n_backends], &err)) {
+        spec.device_cpu = a->device_cpu;
+        spec.timeout_s = a->timeout_s > 0 ? a->timeout_s : spec.timeout_s;
+        if (!gm_backend_open_target(&spec, &a->backends[a->n_backends], &err)) {
             fprintf(stderr, "gmfuzz: %s\n", err.msg);
             return false;
         }
@@ -144,8 +152,12 @@ static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **ba
             fprintf(stderr, "gmfuzz agree: %s needs a value\n", argv[i]);
             return false;
         }
-        if (strcmp(argv[i], "--backends") == 0) {
+        if (strcmp(argv[i], "--backends") == 0 || strcmp(argv[i], "--targets") == 0) {
             *backends = value;
+        } else if (strcmp(argv[i], "--target-device") == 0) {
+            a->device_cpu = strcmp(value, "cpu") == 0;
+        } else if (strcmp(argv[i], "--target-timeout") == 0) {
+            a->timeout_s = strtod(value, NULL);
         } else if (strcmp(argv[i], "--cases") == 0) {
             a->cases = atol(value);
         } else if (strcmp(argv[i], "--seed") == 0) {

@@ -209,7 +209,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err) ||
         (o->baseline != NULL && !gm_baseline_load(o->baseline, &known, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
-    } else if (!cli_options_open_backend(&o->common, &b)) {
+    } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;
     } else {
         rc = cmd_minimize_doc(b, o, known, &doc);

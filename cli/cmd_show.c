@@ -167,7 +167,7 @@ static int cmd_show_run(const cmd_show_options *o) {
     gm_doc_init(&doc);
     if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
-    } else if (!cli_options_open_backend(&o->common, &b)) {
+    } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;
     } else {
         rc = cmd_show_doc(b, o, &doc);

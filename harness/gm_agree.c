@@ -8,8 +8,9 @@
 /* Compares `other` with `first`; false with a message on a difference. */
 static bool gm_agree_pair(const gm_case *c, gm_backend *fb, const gm_outputs *first,
                           gm_backend *ob, const gm_outputs *other, gm_agree_outcome *out) {
-    const char *a = gm_backend_kind_name(gm_backend_kind_of(fb));
-    const char *b = gm_backend_kind_name(gm_backend_kind_of(ob));
+    char a[GM_TARGET_PATH_MAX + 200], b[GM_TARGET_PATH_MAX + 200];
+    gm_target_format(gm_backend_spec(fb), a, sizeof a);
+    gm_target_format(gm_backend_spec(ob), b, sizeof b);
     if ((first->error != NULL) != (other->error != NULL)) {
         snprintf(out->message, sizeof out->message, "%s: %s; %s: %s", a,
                  first->error ? first->error : "in bounds", b,

@@ -70,6 +70,10 @@ void report_format_finding(const gm_rundir_signature *s, char *out, size_t size)
         what = "the legacy path raised: no buffers to compare";
     } else if (s->finding.status == GM_STATUS_FUSED_OUT_OF_BOUNDS) {
         what = "the fused kernel would access memory outside its buffers";
+    } else if (s->finding.status == GM_STATUS_TARGET_FAILED) {
+        what = "the target raised, crashed or hung";
+    } else if (s->finding.status == GM_STATUS_REFERENCE_DRIFT) {
+        what = "the C reference and real PyTorch disagree";
     }
     snprintf(out, size, "%s", what);
 }
