@@ -18,6 +18,8 @@ preset; core/gm_outputs.c does the same in C), and reads the results. No torch n
         torch_fused, GMFUZZ_TRITON_FAULT for triton_fused, or --fault-env) and says whether
         the fault shows (the buffers differ, or the call raises, crashes or hangs). With
         --gmfuzz, the run without the fault must also equal `gmfuzz run --json`'s fused side.
+        The faults raise, segfault and hang must make the call raise, kill the worker and
+        time out (--timeout); every other one must return and leave different buffers.
 
     worker_client.py --bench CASE [--calls N] [--module M ...]
         Cases per second through the worker, one case per CALL and 64 per CALL.
@@ -45,6 +47,8 @@ HEADER = struct.Struct("<IIQ")
 Q_MODES = {"draft_extend": 1, "draft_extend_v2": 2}
 BUFFERS = ("cache_seqlens", "cu_seqlens_k", "cu_seqlens_q", "page_table", "swa_page_table",
            "swa_out_cache_loc")
+# Faults that must end the call some other way than returning different buffers.
+CRASH_FAULTS = {"raise": "raised", "segfault": "crashed", "hang": "hung"}
 FAULT_ENVS = {"torch_fused": "GMFUZZ_TORCH_FAULT", "triton_fused": "GMFUZZ_TRITON_FAULT"}
 
 
@@ -540,13 +544,18 @@ def fault_cases(args):
                     diff = check_fused(case, good, _gmfuzz_fused(args.gmfuzz, path))
                     if diff is not None:
                         problems.append("without the fault, unlike gmfuzz's fused model: " + diff)
-                if bad[0] == "returned" and good[0] == "returned":
+                expected = CRASH_FAULTS.get(fault, "returned")
+                how = None
+                if bad[0] != expected:
+                    problems.append("%s=%s: %s, expected the call to have %s"
+                                    % (env_name, fault, " ".join(map(str, bad))[:300], expected))
+                elif expected != "returned":
+                    how = " ".join(map(str, bad))
+                elif good[0] == "returned":
                     diff = _first_difference(bad[1], good[1])
                     how = None if diff is None else "buffers differ: " + diff
-                else:
-                    how = None if bad[0] == "returned" else " ".join(map(str, bad))
-                if how is None:
-                    problems.append(env_name + "=" + fault + " does not show")
+                    if how is None:
+                        problems.append(env_name + "=" + fault + " does not show")
                 if problems:
                     missed += 1
                     print("FAIL %s: %s" % (name, "; ".join(problems)))
