@@ -15,7 +15,8 @@ preset; core/gm_outputs.c does the same in C), and reads the results. No torch n
     worker_client.py --fault-cases [--gmfuzz GMFUZZ] --module examples/torch_fused.py DIR
         For each DIR/<target>-<fault>.json whose <target> is the module's stem: runs the case
         without the fault and with it (the target's fault variable, GMFUZZ_TORCH_FAULT for
-        torch_fused, GMFUZZ_TRITON_FAULT for triton_fused, or --fault-env) and says whether
+        torch_fused, GMFUZZ_TRITON_FAULT for triton_fused, or --fault-env; --fault-target
+        names the <target> when the module's stem is not it) and says whether
         the fault shows (the buffers differ, or the call raises, crashes or hangs). With
         --gmfuzz, the run without the fault must also equal `gmfuzz run --json`'s fused side.
         The faults raise, segfault and hang must make the call raise, kill the worker and
@@ -506,7 +507,7 @@ def _gmfuzz_fused(gmfuzz, path):
 
 
 def fault_cases(args):
-    stem = os.path.splitext(os.path.basename(args.module))[0]
+    stem = args.fault_target or os.path.splitext(os.path.basename(args.module))[0]
     env_name = args.fault_env or FAULT_ENVS.get(stem)
     if env_name is None:
         print("--fault-cases: no fault variable known for " + stem + " (--fault-env)")
@@ -607,7 +608,8 @@ def main(argv=None):
     p.add_argument("--batch", type=int, default=32, help="calls per CALL message (default 32)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds a batch may take")
     p.add_argument("--fault-cases", action="store_true")
-    p.add_argument("--fault-env", help="the fault variable (default from the module's name)")
+    p.add_argument("--fault-env", help="the fault variable (default from the target's name)")
+    p.add_argument("--fault-target", help="the fault cases' <target> (default: the module's stem)")
     p.add_argument("--gmfuzz", help="gmfuzz binary: check fault cases' clean runs against it")
     p.add_argument("--bench", action="store_true")
     p.add_argument("--calls", type=int, default=2000, help="cases per --bench measurement")
