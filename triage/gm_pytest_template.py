@@ -1,6 +1,8 @@
 # Below: gmfuzz's fixed template (triage/gm_pytest_template.py), the same in every exported
 # file but for the reproducer's data after the imports (`gmfuzz export pytest` writes it in
-# place of the marker line). Integers are Python ints: values past 2^53 are exact.
+# place of the marker line). Integers are Python ints: values past 2^53 are exact. The
+# legacy op sequence is python/gmfuzz_legacy.py's text, inserted by the build
+# (triage/CMakeLists.txt) in place of its own marker line further down.
 import importlib
 import os
 import sys
@@ -79,55 +81,22 @@ def make_buffers(torch, device):
     return buffers
 
 
-def legacy_rebuild(torch, t, buf):
-    """The legacy ATen op sequence of the rebuild (gmfuzz SPEC section 2), in place on `buf`.
+# @GMFUZZ_LEGACY@
 
-    Raises where PyTorch raises: max() of an empty batch, an index out of range, arange with
-    a zero step, a copy_ whose source does not broadcast to its destination."""
-    seq, page = t["seq_lens"], PAGE_SIZE
-    # 1. cache_seqlens = int32(seq_lens + offset) (copy_ keeps the low 32 bits) and the
-    #    maximum length M, a Python int: of the host copy, except draft_decode (device copy).
-    if MODE == "draft_decode":
-        offset = SPECULATIVE_STEP_ID + 1
-        max_len = seq.max().item() + offset
-    else:
-        offset = NUM_DRAFT_TOKENS if MODE == "target_verify" else 0
-        max_len = t["seq_lens_cpu"].max().item() + offset
-    buf["cache_seqlens"].copy_(seq + offset)
-    # 2. cu_seqlens_k[1:] = int32 cumsum, wrapping modulo 2^32; [0] is never written.
-    buf["cu_seqlens_k"][1:].copy_(torch.cumsum(buf["cache_seqlens"], dim=0, dtype=torch.int32))
-    # 3. cu_seqlens_q, in the draft-extend modes only. arange(S, bs*S + 1, S): S == 0 raises,
-    #    a length other than bs raises in copy_ (length 1 broadcasts); int32 keeps the low bits.
-    bs = seq.numel()
-    if MODE == "draft_extend_v2":
-        strided = torch.arange(Q_STRIDE, bs * Q_STRIDE + 1, Q_STRIDE, dtype=torch.int64,
-                               device=seq.device)
-        buf["cu_seqlens_q"][1:].copy_(strided)
-    elif MODE == "draft_extend":
-        buf["cu_seqlens_q"][1:].copy_(torch.cumsum(t["qlens"], dim=0, dtype=torch.int32))
-    # 4. The columns: arange(0, max_context_len, P)[:msp], msp = (M + P - 1) // P (floor),
-    #    Python slice rules. PyTorch clips a slice bound to the platform's index range the
-    #    way Python does; clipping here first keeps that explicit for an M past int64.
-    msp = (max_len + page - 1) // page
-    msp = max(-(2 ** 62), min(msp, 2 ** 62))
-    columns = torch.arange(0, MAX_CONTEXT_LEN, page, device=seq.device)[:msp]
-    cols = columns.numel()
-    # 5. page_indices[i][j] = req_to_token[req_pool_indices[i]][j * P]: a negative row wraps,
-    #    a row out of range raises (checked per element read: no columns, no check).
-    page_indices = t["req_to_token"][t["req_pool_indices"][:, None], columns[None, :]]
-    # 6. page_table[:, :cols] = page_indices // P (floor); later columns keep their contents.
-    buf["page_table"][:, :cols].copy_(page_indices // page)
-    # 7. swa_page_table[:, :cols] = int32(mapping[page_indices]) // P, gathered in full first
-    #    (negative slots wrap, slots out of range raise).
-    if "swa_page_table" in buf:
-        swa_pages = t["swa_mapping"][page_indices.long()].to(torch.int32)
-        buf["swa_page_table"][:, :cols].copy_(swa_pages // page)
-    # 8. SWA write locations, only with that buffer AND an out_cache_loc: zero buf[n:], then
-    #    buf[:n] = int64(int32(mapping[out_cache_loc])) (raises when n > out_len, n != 1).
-    if "swa_out_cache_loc" in buf and t["out_cache_loc"] is not None:
-        out, loc = buf["swa_out_cache_loc"], t["out_cache_loc"]
-        out[loc.numel():].zero_()
-        out[:loc.numel()].copy_(t["swa_mapping"][loc].to(torch.int32))
+
+def legacy_kwargs(t, buf):
+    """The keyword arguments of legacy_rebuild (docs/TARGETS.md, "The legacy call")."""
+    return {
+        "mode": MODE, "page_size": PAGE_SIZE, "max_context_len": MAX_CONTEXT_LEN,
+        "speculative_step_id": SPECULATIVE_STEP_ID, "num_draft_tokens": NUM_DRAFT_TOKENS,
+        "q_stride": Q_STRIDE, "req_to_token": t["req_to_token"],
+        "req_pool_indices": t["req_pool_indices"], "seq_lens": t["seq_lens"],
+        "seq_lens_cpu": t["seq_lens_cpu"], "qlens": t["qlens"], "swa_mapping": t["swa_mapping"],
+        "out_cache_loc": t["out_cache_loc"], "cache_seqlens": buf["cache_seqlens"],
+        "cu_seqlens_k": buf["cu_seqlens_k"], "cu_seqlens_q": buf["cu_seqlens_q"],
+        "page_table": buf["page_table"], "swa_page_table": buf.get("swa_page_table"),
+        "swa_out_cache_loc": buf.get("swa_out_cache_loc"),
+    }
 
 
 def _fused_entry_point():
@@ -211,11 +180,11 @@ def test_legacy_sequence():
     device = _legacy_device(torch)
     t, buf = make_inputs(torch, device), make_buffers(torch, device)
     if REFERENCE["error"] is None:
-        legacy_rebuild(torch, t, buf)
+        legacy_rebuild(**legacy_kwargs(t, buf))
         check_buffers("legacy", buf, REFERENCE, None)
         return
     try:
-        legacy_rebuild(torch, t, buf)
+        legacy_rebuild(**legacy_kwargs(t, buf))
     except LEGACY_RAISES:
         return  # raised, as gmfuzz recorded: its buffers are not compared
     raise AssertionError("the legacy sequence did not raise; gmfuzz recorded: " + REFERENCE["error"])
