@@ -1,0 +1,67 @@
+# python: targets and the three-way reference through the real Python
+# worker (docs/TARGETS.md), on torch's CPU build: CI installs Debian's
+# python3-torch. Skipped (77) where the interpreter has no torch.
+if(EXISTS /usr/bin/python3)
+  set(GMFUZZ_TEST_PYTHON /usr/bin/python3 CACHE FILEPATH "The interpreter of the python: target tests")
+else()
+  set(GMFUZZ_TEST_PYTHON python3 CACHE FILEPATH "The interpreter of the python: target tests")
+endif()
+set(GMFUZZ_TORCH_TARGET python:${PROJECT_SOURCE_DIR}/examples/torch_fused.py)
+set(GMFUZZ_TARGETS_OUT ${CMAKE_CURRENT_BINARY_DIR}/targets)
+
+# targets.NAME: gmfuzz ARGS exits RC with a line matching REGEX.
+function(gmfuzz_target_test name rc regex)
+  cmake_parse_arguments(T "" "" "ENV;ARGS;LABELS" ${ARGN})
+  add_test(NAME targets.${name}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/targets_check.sh ${GMFUZZ_TEST_PYTHON}
+                   $<TARGET_FILE:gmfuzz> ${GMFUZZ_TARGETS_OUT}/${name} ${rc} ${regex}
+                   ${T_ENV} -- ${T_ARGS})
+  set_tests_properties(targets.${name} PROPERTIES SKIP_RETURN_CODE 77
+                       LABELS "python;${T_LABELS}" TIMEOUT 300)
+endfunction()
+
+set(TORCH_CPU --target ${GMFUZZ_TORCH_TARGET} --target-device cpu)
+
+# The torch example of the fused semantics passes the 250 vectors exactly,
+# and the torch legacy sequence agrees with the C reference on them.
+gmfuzz_target_test(torch_vectors 0 "^250 passed, 0 failed"
+                   ARGS replay ${TORCH_CPU} ${GMFUZZ_VECTORS})
+gmfuzz_target_test(legacy_vectors 0 "^250 passed, 0 failed"
+                   ARGS replay --reference python: ${GMFUZZ_VECTORS})
+# ... and on 20,000 generated cases (a reference_drift would be new).
+gmfuzz_target_test(legacy_generated 0 "ran .*: 20000 execs"
+                   ARGS sweep --reference python: --cases 20000 --jobs 1 --seed 7
+                        --time 240 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/legacy_generated)
+
+# Every planted fault of the torch example is found by a sweep (fixed
+# budget and seed) and, in the libFuzzer tree, by a short fuzz campaign.
+# Not yet here: swa_pad_first_tile and no_loc_keeps need out_len past one
+# 512-tile over a non-zero prior buffer, and no out_cache_loc over a
+# non-zero one, which harness/gm_gen.c does not draw yet (issue 9, item 5).
+set(GMFUZZ_TORCH_FAULTS scan_restart_1024 page1_live_columns sentinel_eq_minus1 floor_div
+    last_page_dropped row_stride_pages swa_int32)
+foreach(fault ${GMFUZZ_TORCH_FAULTS})
+  gmfuzz_target_test(sweep_finds_${fault} 1 "found [0-9]+ new signature"
+                     ENV GMFUZZ_TORCH_FAULT=${fault}
+                     ARGS sweep ${TORCH_CPU} --cases 20000 --jobs 1 --seed 3 --time 120
+                          --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/sweep_${fault})
+  if(GMFUZZ_FUZZ_ACTIVE)
+    gmfuzz_target_test(fuzz_finds_${fault} 1 "found [0-9]+ new signature" LABELS fuzz
+                       ENV GMFUZZ_TORCH_FAULT=${fault}
+                       ARGS fuzz ${TORCH_CPU} --runs 20000 --jobs 1 --seed 3 --time 120
+                            --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_${fault})
+  endif()
+endforeach()
+
+# A worker that raises, segfaults or hangs is survived: the case is a
+# finding of its own class, and the sweep goes on to its end.
+foreach(what raised:raise crashed:segfault hung:hang)
+  string(REPLACE ":" ";" pair ${what})
+  list(GET pair 0 class)
+  list(GET pair 1 fault)
+  gmfuzz_target_test(survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-"
+                     ENV GMFUZZ_TORCH_FAULT=${fault}
+                     ARGS sweep ${TORCH_CPU} --target-timeout 2 --cases 200 --jobs 1 --seed 5
+                          --batch 8 --time 120 --no-minimize
+                          --out ${GMFUZZ_TARGETS_OUT}/survives_${fault})
+endforeach()

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One check of a python: target or the torch reference through the real
+# worker (docs/TARGETS.md). Skips (77) when the test interpreter has no torch.
+#   targets_check.sh PYTHON GMFUZZ OUT (a folder the args may use; OUT.log the output) EXPECT_RC EXPECT_REGEX [ENV=V...] -- gmfuzz args...
+set -u
+python="$1" gmfuzz="$2" out="$3" want_rc="$4" want="$5"
+shift 5
+envs=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+shift
+if ! "$python" -c "import torch" >/dev/null 2>&1; then
+  echo "SKIP: $python cannot import torch (apt-get install python3-torch)"
+  exit 77
+fi
+rm -rf "$out"; mkdir -p "$(dirname "$out")"
+log="$out.log"
+env GMFUZZ_PYTHON="$python" "${envs[@]}" "$gmfuzz" "$@" >"$log" 2>&1
+rc=$?
+cat "$log" | tail -40
+if [ "$rc" != "$want_rc" ]; then
+  echo "FAIL: exit $rc, expected $want_rc"
+  exit 1
+fi
+if ! grep -Eq "$want" "$log"; then
+  echo "FAIL: the output has no line matching: $want"
+  exit 1
+fi
+echo "ok: exit $rc and /$want/"
