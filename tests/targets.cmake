@@ -34,7 +34,7 @@ gmfuzz_target_test(legacy_generated 0 "ran .*: 20000 execs"
                         --time 240 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/legacy_generated)
 
 # Every planted fault of the torch example is found by a sweep (fixed
-# budget and seed) and, in the libFuzzer tree, by a short fuzz campaign.
+# budget and seed). (A libFuzzer campaign test per fault: not yet.)
 # Not yet here: swa_pad_first_tile and no_loc_keeps need out_len past one
 # 512-tile over a non-zero prior buffer, and no out_cache_loc over a
 # non-zero one, which harness/gm_gen.c does not draw yet (issue 9, item 5).
@@ -45,12 +45,6 @@ foreach(fault ${GMFUZZ_TORCH_FAULTS})
                      ENV GMFUZZ_TORCH_FAULT=${fault}
                      ARGS sweep ${TORCH_CPU} --cases 20000 --jobs 1 --seed 3 --time 120
                           --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/sweep_${fault})
-  if(GMFUZZ_FUZZ_ACTIVE)
-    gmfuzz_target_test(fuzz_finds_${fault} 1 "found [0-9]+ new signature" LABELS fuzz
-                       ENV GMFUZZ_TORCH_FAULT=${fault}
-                       ARGS fuzz ${TORCH_CPU} --runs 20000 --jobs 1 --seed 3 --time 120
-                            --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_${fault})
-  endif()
 endforeach()
 
 # A worker that raises, segfaults or hangs is survived: the case is a
