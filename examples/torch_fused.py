@@ -67,9 +67,8 @@ def _fault():
 
 
 def _int32(x):
-    """int64 tensor -> int32, keeping the low 32 bits (in range first: no overflow anywhere)."""
-    low = torch.bitwise_and(x, MASK32)
-    return torch.where(low >= 2 ** 31, low - 2 ** 32, low).to(torch.int32)
+    """int64 tensor -> int32, keeping the low 32 bits (ATen's cast does: SPEC section 2)."""
+    return x.to(torch.int32)
 
 
 def _wrapping_scan(values, restart_at=None):
@@ -127,12 +126,16 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
     written = None
     if fault == "page1_live_columns" and P == 1:
         written = p[None, :] < per_row.to(torch.int64)[:, None]  # only the live columns
-    _store(page_table, bs, columns, _int32(pages), written)
+    _store(page_table, bs, columns, pages.to(torch.int32), written)  # in range: |tok / P| <= |tok|
     if swa_page_table is not None:
-        negative = tok == -1 if fault == "sentinel_eq_minus1" else tok < 0
-        s = torch.where(negative, torch.full_like(tok, -1),
-                        swa_mapping[torch.where(negative, torch.zeros_like(tok), tok)])
-        v = torch.where(s < 0, torch.full_like(s, -1), torch.div(s, P, rounding_mode="trunc"))
+        if fault == "sentinel_eq_minus1":
+            negative = tok == -1
+            s = swa_mapping[torch.where(negative, torch.zeros_like(tok), tok)]
+        else:
+            negative = tok < 0
+            s = swa_mapping[tok.clamp(min=0)]
+        s = s.masked_fill(negative, -1)  # s = tok >= 0 ? mapping[tok] : -1
+        v = torch.div(s, P, rounding_mode="trunc").masked_fill_(s < 0, -1)
         _store(swa_page_table, bs, columns, _int32(v), written)
 
     # The scan program: cu_seqlens_k[1+k] = wrapping int32 sum of int32(seq[j]) + offset.
@@ -154,11 +157,10 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
         return
     n = min(out_len, out_cache_loc.numel())
     loc = out_cache_loc[:n].to(torch.int64)
-    negative = loc < 0
-    mapped = swa_mapping[torch.where(negative, torch.zeros_like(loc), loc)]
+    mapped = swa_mapping[loc.clamp(min=0)]
     if fault == "swa_int32":
         mapped = _int32(mapped).to(torch.int64)
-    swa_out_cache_loc[:n] = torch.where(negative, torch.full_like(loc, -1), mapped)
+    swa_out_cache_loc[:n] = mapped.masked_fill_(loc < 0, -1)
     tail_end = min(out_len, SWA_TILE) if fault == "swa_pad_first_tile" else out_len
     if tail_end > n:
         swa_out_cache_loc[n:tail_end] = 0

@@ -73,7 +73,10 @@ def _div_floor(x, d):
     return tl.where(x >= 0, x // d, -((-x + d - 1) // d))
 
 
-@triton.jit
+# The integer arguments are not specialized (on == 1 or on divisibility by 16): one compile
+# per combination of the constexprs, not one per shape of case.
+@triton.jit(do_not_specialize=["bs", "seqlen_offset", "max_seq_pages", "page_size", "req_stride",
+                               "table_stride", "num_out_tokens", "out_len", "q_stride"])
 def _metadata_kernel(req_pool_indices_ptr, seq_lens_ptr, req_to_token_ptr, cache_seqlens_ptr,
                      cu_seqlens_k_ptr, page_table_ptr, swa_mapping_ptr, swa_page_table_ptr,
                      out_cache_loc_ptr, swa_out_ptr, cu_seqlens_q_ptr, qlens_ptr,

@@ -11,8 +11,9 @@ each batch with one RETURN. EOF on the fd, or STOP, ends it (exit 0).
 
 Speed (the harness sends thousands of cases a second): every tensor of a batch goes into one
 staging buffer (pinned on CUDA) with one memmove each, then to the device in one copy; each
-argument is an as_strided view of that arena, the outputs of all calls lying together at its
-start, so that they come back in one copy after the batch's one synchronize. No JSON after
+argument is an as_strided view of that arena (made once per shape and place, then reused),
+the outputs of all calls lying together at its start, so that they come back in one copy
+after the batch's one synchronize. No JSON after
 HELLO, no logging, struct.Struct objects made once.
 
 Measured with python/worker_client.py --bench (torch 1.13 CPU, Python 3.11, one shared core
@@ -46,6 +47,7 @@ SGLANG_MODULES = (
 DEFAULT_FUNCTIONS = {"fused": "update_trtllm_mha_graph_metadata", "legacy": "legacy_rebuild"}
 MESSAGE_MAX = 2000  # bytes of an exception's message in RETURN
 ALIGN = 256  # every tensor of a batch starts at a multiple of this in the arena
+VIEW_CACHE = 4096  # arena views kept for reuse (a batch of the same shapes makes none)
 
 HEADER = struct.Struct("<IIQ")
 U8 = struct.Struct("<B")
@@ -248,6 +250,19 @@ class Arena:
         else:
             self.dev, self.dev_views = self.host, self.host_views
         self.capacity = cap
+        self.views = {}  # (kind is HOST, esize, dims, offset) -> the tensor, while cap holds
+
+    def view(self, host, esize, dims, offset):
+        """The arena's tensor of `dims` at byte `offset` (made once, then reused)."""
+        key = (host, esize, dims, offset)
+        t = self.views.get(key)
+        if t is None:
+            if len(self.views) >= VIEW_CACHE:
+                self.views.clear()
+            base = (self.host_views if host else self.dev_views)[esize]
+            strides = (1,) if len(dims) == 1 else (dims[1], 1)
+            t = self.views[key] = base.as_strided(dims, strides, offset // esize)
+        return t
 
     def reserve(self, size):
         if size > self.capacity:
@@ -354,11 +369,11 @@ class Runner:
                 arena.dev[:at].copy_(arena.host[:at], non_blocking=True)
             except Exception as e:
                 self.device_error("copy of a batch's inputs to the device", e)
-        dev_views, host_views = arena.dev_views, arena.host_views
+        views, view = arena.views, arena.view
         for kwargs, name, kind, esize, dims, _src, _n, offset in tensors:
-            views = host_views if kind == K_HOST else dev_views
-            strides = (1,) if len(dims) == 1 else (dims[1], 1)
-            kwargs[name] = views[esize].as_strided(dims, strides, offset // esize)
+            key = (kind == K_HOST, esize, dims, offset)
+            t = views.get(key)
+            kwargs[name] = t if t is not None else view(*key)
         function = self.function
         raised = {}
         for index, (kwargs, _out) in enumerate(calls):

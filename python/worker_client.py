@@ -494,6 +494,9 @@ def replay(args):
         pool.close()
     if pool.restarts:
         print("%d worker restarts" % pool.restarts)
+    if args.expect is not None and passed + failed != args.expect:
+        print("FAIL %d checked, expected %d" % (passed + failed, args.expect))
+        failed += 1
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
 
@@ -606,7 +609,9 @@ def main(argv=None):
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--python", help="the worker's interpreter ($GMFUZZ_PYTHON, else this one)")
     p.add_argument("--batch", type=int, default=32, help="calls per CALL message (default 32)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds a batch may take")
+    p.add_argument("--expect", type=int, help="fail unless exactly this many were checked")
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="seconds a batch may take (default 120: room for Triton's compiles)")
     p.add_argument("--fault-cases", action="store_true")
     p.add_argument("--fault-env", help="the fault variable (default from the target's name)")
     p.add_argument("--fault-target", help="the fault cases' <target> (default: the module's stem)")

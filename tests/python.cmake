@@ -1,0 +1,47 @@
+# The Python side (python/, examples/): the worker of docs/TARGETS.md and its
+# client, the legacy sequence in real PyTorch, the example fused targets.
+# Included from tests/CMakeLists.txt (GMFUZZ_VECTORS). The tests run under
+# GMFUZZ_TEST_PYTHON (default /usr/bin/python3, Debian's, which has torch);
+# each one exits 77 (skipped) where that interpreter cannot import torch.
+if(EXISTS /usr/bin/python3)
+  set(gmfuzz_test_python_default /usr/bin/python3)
+else()
+  find_program(gmfuzz_test_python_default python3)
+endif()
+set(GMFUZZ_TEST_PYTHON "${gmfuzz_test_python_default}" CACHE FILEPATH
+    "The interpreter (with torch) that runs the python-labelled tests")
+if(NOT GMFUZZ_TEST_PYTHON)
+  message(STATUS "no python3: the python tests are left out")
+  return()
+endif()
+
+set(PY_TEST ${GMFUZZ_TEST_PYTHON} -B ${CMAKE_CURRENT_SOURCE_DIR}/python_test.py)
+set(PY_ROOT ${PROJECT_SOURCE_DIR})
+set(PY_CASES ${PROJECT_SOURCE_DIR}/examples/fault_cases)
+function(gmfuzz_python_test name)
+  add_test(NAME python.${name} COMMAND ${PY_TEST} ${ARGN} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(python.${name} PROPERTIES LABELS "python" SKIP_RETURN_CODE 77
+                       ENVIRONMENT "GMFUZZ_PYTHON=${GMFUZZ_TEST_PYTHON};GMFUZZ_TORCH_FAULT=;GMFUZZ_TRITON_FAULT=")
+endfunction()
+
+# The worker's protocol corners (HELLO, REFUSED, prints, exception names, EOF, STOP).
+gmfuzz_python_test(worker_protocol protocol)
+# (a) and (b), the 250 vectors through the worker, run through gmfuzz itself: targets.cmake.
+# (c) every planted torch_fused fault shows on its case (raise, segfault, hang included),
+#     and the clean runs equal gmfuzz's own fused model.
+gmfuzz_python_test(torch_fused_faults client --fault-cases --timeout 3
+                   --gmfuzz $<TARGET_FILE:gmfuzz> --module ${PY_ROOT}/examples/torch_fused.py
+                   ${PY_CASES})
+# examples/triton_fused.py's kernel LOGIC on the CPU through tests/triton_stub (not Triton:
+# its body run per program in Python); the real thing needs a GPU.
+gmfuzz_python_test(triton_stub_vectors client --role fused --device cpu --expect 250
+                   --module ${CMAKE_CURRENT_SOURCE_DIR}/triton_stub_target.py ${GMFUZZ_VECTORS})
+gmfuzz_python_test(triton_stub_faults client --fault-cases --fault-target triton_fused
+                   --gmfuzz $<TARGET_FILE:gmfuzz>
+                   --module ${CMAKE_CURRENT_SOURCE_DIR}/triton_stub_target.py ${PY_CASES})
+# Every exported regress reproducer's test_legacy_sequence, in real PyTorch: the exported
+# files hold python/gmfuzz_legacy.py's text (triage/CMakeLists.txt).
+if(TEST export.regress_compiles)
+  gmfuzz_python_test(exported_legacy exported ${CMAKE_CURRENT_BINARY_DIR}/export/regress)
+  set_tests_properties(python.exported_legacy PROPERTIES FIXTURES_REQUIRED exported_regress)
+endif()

@@ -1,0 +1,135 @@
+"""The python-labelled ctests (tests/CMakeLists.txt): runs under GMFUZZ_TEST_PYTHON.
+
+    python_test.py client ARGS...     python/worker_client.py with ARGS
+    python_test.py protocol           the worker's protocol corners (HELLO, REFUSED, stdout,
+                                      exception names and lengths, batches, EOF, STOP)
+    python_test.py exported DIR       test_legacy_sequence of every exported file in DIR
+
+Exits 77 (ctest: skipped) when this interpreter cannot import torch.
+"""
+import glob
+import hashlib
+import importlib.util
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+
+def need_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        print("SKIP: %s cannot import torch (%s); set GMFUZZ_TEST_PYTHON" % (sys.executable, e))
+        sys.exit(77)
+
+
+def protocol():
+    import worker_client as wc
+    target = os.path.join(HERE, "data", "python", "protocol_target.py")
+    case = wc.Case(wc.load_doc(os.path.join(HERE, "data", "cases", "decode_basic.json"))[0])
+    call = wc.Call(case.fused_args())
+    problems, passed = [], []
+
+    def check(ok, what):
+        print(("PASS " if ok else "FAIL ") + what)
+        (passed if ok else problems).append(what)
+
+    w = wc.Worker("fused", target, "prints", "cpu")
+    h = w.hello
+    with open(target, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    import torch
+    check(h == {"protocol": 1, "role": "fused", "module": "protocol_target",
+                "function": "prints", "file": target, "sha256": digest, "version": "7.1",
+                "device": "cpu", "torch": torch.__version__}, "HELLO: %r" % (h,))
+    r = w.run([call, call])
+    check(len(r) == 2 and all(x[0] == "returned" and x[1]["page_table"] == [5] * 4 for x in r),
+          "a target's prints do not reach the stream; outputs come back: %r" % (r,))
+    check(w.stop() == "exited with status 0", "STOP: exit 0")
+
+    w = wc.Worker("fused", target, "raises_long", "cpu")
+    r = w.run([call])[0]
+    check(r[0] == "raised" and r[1] == "protocol_target.PlantedError"
+          and r[2] == "\u00e9" * 1000, "raised: module-qualified type, message cut to 2000 "
+          "bytes on a character boundary: %r" % ((r[0], r[1], len(r[2])),))
+    w.sock.shutdown(1)  # EOF
+    check(w._reap() == "exited with status 0", "EOF: exit 0")
+
+    w = wc.Worker("fused", target, "raises_on_three", "cpu")
+    three = wc.Case(dict(wc.load_doc(os.path.join(HERE, "data", "cases",
+                                                 "decode_basic.json"))[0],
+                         req_pool_indices=[0, 1, 0], seq_lens=[1, 1, 1]))
+    r = w.run([call, wc.Call(three.fused_args()), call])
+    check([x[0] for x in r] == ["returned", "raised", "returned"] and r[1][1:] == ("IndexError",
+          "three") and r[2][1]["cache_seqlens"] == [2, 2], "a batch goes on past a raise: %r" % (r,))
+    w.stop()
+
+    w = wc.Worker("fused", target, "exits", "cpu")
+    try:
+        w.run([call])
+        check(False, "os._exit: the worker is gone")
+    except wc.WorkerGone as e:
+        check(e.how == "crashed" and "status 3" in e.text, "os._exit: crashed: " + str(e))
+
+    for module, function, device, want in (
+            ("no_such_module_xyz", "", "cpu", "No module named 'no_such_module_xyz'"),
+            (target, "no_such_function", "cpu", "has no function no_such_function"),
+            ("", "", "cpu", "cannot import sglang.kernels.ops.kvcache.trtllm_mha_graph_metadata"),
+            (target, "prints", "cuda", "--device cuda")):
+        if device == "cuda" and torch.cuda.is_available():
+            continue
+        try:
+            wc.Worker("fused", module, function, device)
+            check(False, "REFUSED for %s %s %s" % (module, function, device))
+        except wc.WorkerGone as e:
+            check(e.how == "refused" and want in e.text, "REFUSED: " + e.text)
+
+    # A malformed CALL: a protocol error (exit 2), not a crash of the stream's reader.
+    w = wc.Worker("fused", target, "prints", "cpu")
+    w.sock.sendall(struct.pack("<IIQ", 7, 0, 4) + struct.pack("<I", 1))
+    try:
+        w.run([call])
+    except wc.WorkerGone as e:
+        check("status 2" in e.text, "a truncated CALL: exit 2: " + str(e))
+    print("%d passed, %d failed" % (len(passed), len(problems)))
+    return 1 if problems else 0
+
+
+def exported(folder):
+    files = sorted(glob.glob(os.path.join(folder, "test_*.py")))
+    failed = 0
+    for path in files:
+        spec = importlib.util.spec_from_file_location("exported_" + str(len(path)), path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+            module.test_legacy_sequence()
+        except Exception as e:
+            failed += 1
+            print("FAIL %s: %s: %s" % (os.path.basename(path), type(e).__name__, e))
+    if not files:
+        print("FAIL no test_*.py in " + folder)
+        failed += 1
+    print("%d passed, %d failed" % (len(files) - failed if files else 0, failed))
+    return 1 if failed else 0
+
+
+def main(argv):
+    need_torch()
+    if argv[0] == "client":
+        import worker_client
+        return worker_client.main(argv[1:])
+    if argv[0] == "protocol":
+        return protocol()
+    if argv[0] == "exported":
+        return exported(argv[1])
+    print("usage: python_test.py client ARGS... | protocol | exported DIR")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
