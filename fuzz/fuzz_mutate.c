@@ -89,7 +89,7 @@ static void fuzz_mutate_fix_inits(gm_case *c) {
 }
 
 static bool fuzz_mutate_cells_fit(size_t bs, size_t pages) {
-    return bs <= FUZZ_BS_MAX && bs * pages <= FUZZ_CELLS_MAX;
+    return bs <= FUZZ_BS_MAX && pages <= FUZZ_PAGES_MAX && bs * pages <= FUZZ_CELLS_MAX;
 }
 
 /* ---- the batch ------------------------------------------------------------ */
