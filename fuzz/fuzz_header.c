@@ -22,6 +22,33 @@ typedef struct {
 } fuzz_header_size;
 
 static uint64_t fuzz_header_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* The raw payload (4 bytes) of a size that the big shapes stretched
+ * (bs, max_context_len, the width's extra, the pool): r mod (common + 1),
+ * the range these sizes had before, unless the payload's top four bits
+ * are all set (r >= 0xF0000000): then r mod (max + 1). A mutated payload
+ * mostly stays in the cheap range (15 in 16); every value up to max is
+ * one payload. */
+#define FUZZ_H_WIDE_RAW 0xF0000000u
+
+static uint64_t fuzz_header_raw_size(uint64_t raw, uint64_t common, uint64_t max) {
+    common = fuzz_header_min(common, max);
+    return raw >= FUZZ_H_WIDE_RAW ? raw % (max + 1) : raw % (common + 1);
+}
+
+static uint64_t fuzz_header_raw_size_payload(uint64_t v, uint64_t common, uint64_t max) {
+    if (v <= fuzz_header_min(common, max)) {
+        return v;
+    }
+    uint64_t base = FUZZ_H_WIDE_RAW % (max + 1);
+    return FUZZ_H_WIDE_RAW + (v + (max + 1) - base) % (max + 1);
+}
+
+/* The common ranges (what the raw payloads gave before the big shapes). */
+#define FUZZ_H_COMMON_BS 8193u
+#define FUZZ_H_COMMON_MCL 8192u
+#define FUZZ_H_COMMON_EXTRA 8448u
+#define FUZZ_H_COMMON_POOL 16384u
 static uint64_t fuzz_header_raw_minus_one(uint64_t v, const fuzz_recipe *r) { (void)r; return v - 1; }
 static uint64_t fuzz_header_raw_same(uint64_t v, const fuzz_recipe *r) { (void)r; return v; }
 
@@ -35,33 +62,54 @@ static uint64_t fuzz_header_page_size(uint8_t sel, uint64_t raw, const fuzz_reci
     return sel < FUZZ_H_RAW ? other[sel - 0xF0] : 1 + raw % INT32_MAX;
 }
 
-/* Kept in [1, FUZZ_MCL_MAX]. */
-static uint64_t fuzz_header_mcl_normal(int64_t v) {
+/* The longest max_context_len for the page size: FUZZ_MCL_MAX tokens and
+ * FUZZ_PAGES_MAX pages. */
+static uint64_t fuzz_header_mcl_limit(const fuzz_recipe *r) {
+    uint64_t by_pages = (uint64_t)FUZZ_PAGES_MAX * (uint64_t)r->page_size;
+    return by_pages < FUZZ_MCL_MAX ? by_pages : FUZZ_MCL_MAX;
+}
+
+/* Kept in [1, limit]. */
+static uint64_t fuzz_header_mcl_normal(int64_t v, uint64_t limit) {
     if (v < 1) {
         return 1;
     }
-    return v > FUZZ_MCL_MAX ? 1 + (uint64_t)(v - 1) % FUZZ_MCL_MAX : (uint64_t)v;
+    return (uint64_t)v > limit ? 1 + (uint64_t)(v - 1) % limit : (uint64_t)v;
 }
 
 /* Mostly whole pages +- a little: a length that is not a multiple of the
- * page size is common on purpose. */
+ * page size is common on purpose. A few selectors make a wide page table
+ * (a thousand pages and more: rows past one block of the row programs),
+ * as many pages as the limits leave for the page size. */
 static uint64_t fuzz_header_mcl(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
     static const uint16_t edges[15] = {4096, 4097, 8192, 2048, 2047, 1000, 1023, 1025,
                                        513,  129,  255,  256,  300,  4095, 3};
+    static const uint16_t wide[4] = {1024, 4096, 4097, 16384};
     int64_t P = r->page_size;
+    uint64_t limit = fuzz_header_mcl_limit(r);
     if (sel < 0x80) {
         const int64_t adjust[16] = {0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 1, 1, 2, -2, P / 2, 3};
-        return fuzz_header_mcl_normal((1 + (sel & 7)) * P + adjust[sel >> 3]);
+        return fuzz_header_mcl_normal((1 + (sel & 7)) * P + adjust[sel >> 3], limit);
     }
-    if (sel < 0xF0) {
+    if (sel < 0xEC) {
         return 1u + (sel - 0x80u);
     }
-    return sel < FUZZ_H_RAW ? edges[sel - 0xF0] : 1 + raw % FUZZ_MCL_MAX;
+    if (sel < 0xF0) {
+        uint64_t pages = fuzz_header_min(wide[sel - 0xEC], limit / (uint64_t)P);
+        return fuzz_header_mcl_normal((int64_t)(pages * (uint64_t)P), limit);
+    }
+    return sel < FUZZ_H_RAW ? edges[sel - 0xF0]
+                            : 1 + fuzz_header_raw_size(raw, FUZZ_H_COMMON_MCL - 1, limit - 1);
+}
+
+static uint64_t fuzz_header_mcl_raw(uint64_t v, const fuzz_recipe *r) {
+    return fuzz_header_raw_size_payload(v - 1, FUZZ_H_COMMON_MCL - 1, fuzz_header_mcl_limit(r) - 1);
 }
 
 /* The width is max_context_len plus an extra: usually none. */
 static uint64_t fuzz_header_width(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
-    uint64_t P = (uint64_t)r->page_size, extra = raw;
+    uint64_t P = (uint64_t)r->page_size;
+    uint64_t extra = fuzz_header_raw_size(raw, FUZZ_H_COMMON_EXTRA, FUZZ_WIDTH_MAX);
     if (sel < 0xA0) {
         extra = 0;
     } else if (sel < 0xF0) {
@@ -74,20 +122,25 @@ static uint64_t fuzz_header_width(uint8_t sel, uint64_t raw, const fuzz_recipe *
 }
 
 static uint64_t fuzz_header_width_raw(uint64_t v, const fuzz_recipe *r) {
-    return v - (uint64_t)r->max_context_len;
+    return fuzz_header_raw_size_payload(v - (uint64_t)r->max_context_len, FUZZ_H_COMMON_EXTRA,
+                                        FUZZ_WIDTH_MAX);
 }
 
-/* Mostly small batches (91%); every power of two +-1 up to 8192 is one
- * pick of the rest. */
+/* Mostly small batches (91%); every power of two +-1 from 128 to 8192,
+ * 16384 and 65536 are one pick each of the rest, and the raw payload any
+ * size up to 65536. Then as many rows as the page-table budget leaves.
+ * The two biggest (the costliest) sit away from 0xF8..0xFF, the bytes
+ * that the dictionary's raw words and libFuzzer's integer mutations put
+ * into headers most. */
 static uint64_t fuzz_header_bs(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
     static const uint8_t small[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 12, 15, 16, 17, 20,
                                       24, 31, 32, 33, 40, 48, 63, 64, 65, 1,  2,  3,  4,  1,  2,  8};
-    static const uint16_t edges[21] = {127,  128,  129,  255,  256,  257,  511,
-                                       512,  513,  1023, 1024, 1025, 2047, 2048,
-                                       2049, 4095, 4096, 4097, 8191, 8192, 8193};
+    static const uint32_t edges[23] = {127,  128,  129,   255,  256,  257,  511,  512,
+                                       513,  1023, 1024, 16384, 1025, 2047, 2048, 65536,
+                                       2049, 4095, 4096, 4097,  8191, 8192, 8193};
     uint64_t bs = sel < 0xE8        ? small[sel % 32]
-                  : sel < FUZZ_H_RAW ? edges[(sel - 0xE8) % 21]
-                                     : raw % (FUZZ_BS_MAX + 1);
+                  : sel < FUZZ_H_RAW ? edges[sel - 0xE8]
+                                     : fuzz_header_raw_size(raw, FUZZ_H_COMMON_BS, FUZZ_BS_MAX);
     uint64_t pages = fuzz_recipe_max_num_pages(r);
     return bs * pages > FUZZ_CELLS_MAX ? FUZZ_CELLS_MAX / pages : bs;
 }
@@ -105,10 +158,20 @@ static uint64_t fuzz_header_pool(uint8_t sel, uint64_t raw, const fuzz_recipe *r
                                     64, 65, 1024, 2 * bs, bs + 1, 17, 100};
         pool = other[sel - 0xF0];
     } else {
-        pool = 1 + raw % FUZZ_POOL_MAX;
+        pool = 1 + fuzz_header_raw_size(raw, FUZZ_H_COMMON_POOL - 1, FUZZ_POOL_MAX - 1);
     }
     pool = pool < 1 ? 1 : fuzz_header_min(pool, FUZZ_POOL_MAX);
     return pool * r->width > FUZZ_TOKENS_MAX ? fuzz_header_min(pool, FUZZ_TOKENS_MAX / r->width) : pool;
+}
+
+static uint64_t fuzz_header_bs_raw(uint64_t v, const fuzz_recipe *r) {
+    (void)r;
+    return fuzz_header_raw_size_payload(v, FUZZ_H_COMMON_BS, FUZZ_BS_MAX);
+}
+
+static uint64_t fuzz_header_pool_raw(uint64_t v, const fuzz_recipe *r) {
+    (void)r;
+    return fuzz_header_raw_size_payload(v - 1, FUZZ_H_COMMON_POOL - 1, FUZZ_POOL_MAX - 1);
 }
 
 /* Trailing cuda-graph padding rows. */
@@ -140,36 +203,39 @@ static uint64_t fuzz_header_mapping_len(uint8_t sel, uint64_t raw, const fuzz_re
     return len < 1 ? 1 : fuzz_header_min(len, FUZZ_MAPPING_MAX);
 }
 
-/* Absent for sel < 0x40; else about the batch size (one token per row
- * and more). */
-static uint64_t fuzz_header_out_len(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
-    uint64_t bs = r->bs, n = raw % (FUZZ_OUT_MAX + 1);
-    if (sel < 0x40) {
-        return FUZZ_ABSENT;
-    }
+/* The SWA-out programs' 512-slot tiles, just below, at and just above
+ * their edges: a count for out_len and len(out_cache_loc) (0xF0..0xFE). */
+static const uint16_t fuzz_header_tiles[15] = {511,  512,  513,  1023, 1024, 1025, 1535, 1536,
+                                               1537, 2047, 2048, 2049, 4097, 8193, 16384};
+
+/* A count of SWA slots: < 0xC0 picks[(sel - 0x40) % 8]; then 0..47; then
+ * a tile edge; raw 4. At most FUZZ_OUT_MAX. */
+static uint64_t fuzz_header_slots(uint8_t sel, uint64_t raw, const uint64_t picks[8]) {
+    uint64_t n = raw % (FUZZ_OUT_MAX + 1);
     if (sel < 0xC0) {
-        const uint64_t picks[8] = {bs, bs, bs + 1, 2 * bs, 4 * bs, bs > 0 ? bs - 1 : 0, 1, 0};
         n = picks[(sel - 0x40) % 8];
-    } else if (sel < FUZZ_H_RAW) {
+    } else if (sel < 0xF0) {
         n = sel - 0xC0u;
+    } else if (sel < FUZZ_H_RAW) {
+        n = fuzz_header_tiles[sel - 0xF0];
     }
     return fuzz_header_min(n, FUZZ_OUT_MAX);
 }
 
+/* Absent for sel < 0x40; else about the batch size (one token per row
+ * and more). */
+static uint64_t fuzz_header_out_len(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
+    uint64_t bs = r->bs;
+    const uint64_t picks[8] = {bs, bs, bs + 1, 2 * bs, 4 * bs, bs > 0 ? bs - 1 : 0, 1, 0};
+    return sel < 0x40 ? FUZZ_ABSENT : fuzz_header_slots(sel, raw, picks);
+}
+
 /* Absent for sel < 0x40; else below, equal to or above out_len. */
 static uint64_t fuzz_header_n_out(uint8_t sel, uint64_t raw, const fuzz_recipe *r) {
-    uint64_t base = r->has_out_len ? r->out_len : r->bs, n = raw % (FUZZ_OUT_MAX + 1);
-    if (sel < 0x40) {
-        return FUZZ_ABSENT;
-    }
-    if (sel < 0xC0) {
-        const uint64_t picks[8] = {base, base, base > 0 ? base - 1 : 0, base + 1, 0, 1,
-                                   base / 2, 2 * base};
-        n = picks[(sel - 0x40) % 8];
-    } else if (sel < FUZZ_H_RAW) {
-        n = sel - 0xC0u;
-    }
-    return fuzz_header_min(n, FUZZ_OUT_MAX);
+    uint64_t base = r->has_out_len ? r->out_len : r->bs;
+    const uint64_t picks[8] = {base, base, base > 0 ? base - 1 : 0, base + 1, 0, 1,
+                               base / 2, 2 * base};
+    return sel < 0x40 ? FUZZ_ABSENT : fuzz_header_slots(sel, raw, picks);
 }
 
 /* Absent for sel < 0xC0; else the page-table width and its neighbours. */
@@ -189,13 +255,13 @@ static uint64_t fuzz_header_max_seq_pages(uint8_t sel, uint64_t raw, const fuzz_
 static const fuzz_header_size fuzz_header_page_size_field = {
     FUZZ_H_PAGE_SIZE, fuzz_header_page_size, fuzz_header_raw_minus_one};
 static const fuzz_header_size fuzz_header_mcl_field = {
-    FUZZ_H_MAX_CONTEXT_LEN, fuzz_header_mcl, fuzz_header_raw_minus_one};
+    FUZZ_H_MAX_CONTEXT_LEN, fuzz_header_mcl, fuzz_header_mcl_raw};
 static const fuzz_header_size fuzz_header_width_field = {
     FUZZ_H_WIDTH, fuzz_header_width, fuzz_header_width_raw};
 static const fuzz_header_size fuzz_header_bs_field = {
-    FUZZ_H_BS, fuzz_header_bs, fuzz_header_raw_same};
+    FUZZ_H_BS, fuzz_header_bs, fuzz_header_bs_raw};
 static const fuzz_header_size fuzz_header_pool_field = {
-    FUZZ_H_POOL, fuzz_header_pool, fuzz_header_raw_minus_one};
+    FUZZ_H_POOL, fuzz_header_pool, fuzz_header_pool_raw};
 static const fuzz_header_size fuzz_header_pad_field = {
     FUZZ_H_PAD_ROWS, fuzz_header_pad, fuzz_header_raw_same};
 static const fuzz_header_size fuzz_header_mapping_len_field = {
@@ -233,9 +299,9 @@ static void fuzz_header_put_size(fuzz_header_bytes *hb, const fuzz_header_size *
 enum { FUZZ_H_PLAIN = 0, FUZZ_H_VALUE = 1, FUZZ_H_SIZE2 = 2, FUZZ_H_SIZE4 = 4 };
 
 static const uint8_t fuzz_header_kinds[FUZZ_HEADER_LEN] = {
-    [FUZZ_H_PAGE_SIZE] = FUZZ_H_SIZE4,     [FUZZ_H_BS] = FUZZ_H_SIZE2,
-    [FUZZ_H_MAX_CONTEXT_LEN] = FUZZ_H_SIZE2, [FUZZ_H_WIDTH] = FUZZ_H_SIZE2,
-    [FUZZ_H_POOL] = FUZZ_H_SIZE2,          [FUZZ_H_PAD_ROWS] = FUZZ_H_SIZE2,
+    [FUZZ_H_PAGE_SIZE] = FUZZ_H_SIZE4,     [FUZZ_H_BS] = FUZZ_H_SIZE4,
+    [FUZZ_H_MAX_CONTEXT_LEN] = FUZZ_H_SIZE4, [FUZZ_H_WIDTH] = FUZZ_H_SIZE4,
+    [FUZZ_H_POOL] = FUZZ_H_SIZE4,          [FUZZ_H_PAD_ROWS] = FUZZ_H_SIZE2,
     [FUZZ_H_MAPPING_LEN] = FUZZ_H_SIZE4,   [FUZZ_H_OUT_LEN] = FUZZ_H_SIZE4,
     [FUZZ_H_N_OUT] = FUZZ_H_SIZE4,         [FUZZ_H_MAX_SEQ_PAGES] = FUZZ_H_SIZE4,
     [FUZZ_H_STEP_ID] = FUZZ_H_VALUE,       [FUZZ_H_DRAFT_TOKENS] = FUZZ_H_VALUE,

@@ -89,7 +89,7 @@ static void fuzz_mutate_fix_inits(gm_case *c) {
 }
 
 static bool fuzz_mutate_cells_fit(size_t bs, size_t pages) {
-    return bs <= FUZZ_BS_MAX && bs * pages <= FUZZ_CELLS_MAX;
+    return bs <= FUZZ_BS_MAX && pages <= FUZZ_PAGES_MAX && bs * pages <= FUZZ_CELLS_MAX;
 }
 
 /* ---- the batch ------------------------------------------------------------ */
@@ -101,8 +101,13 @@ static size_t fuzz_mutate_new_bs(const gm_case *c, fuzz_rng *rng) {
     }
     const size_t near[8] = {0, 1, bs > 0 ? bs - 1 : 0, bs + 1, 2 * bs, bs / 2, pow2, pow2 + 1};
     const size_t edges[12] = {63, 64, 65, 127, 128, 129, 255, 256, 257, 1023, 4096, 4097};
-    return fuzz_rng_below(rng, 10) < 7 ? fuzz_mutate_pick_size(rng, near, 8)
-                                       : fuzz_mutate_pick_size(rng, edges, 12);
+    /* the big batches cost the most: a few percent of the resizes */
+    const size_t big[12] = {1024, 1025, 2047, 2048,  2049,  4095,
+                            8191, 8192, 8193, 16384, 32768, 65536};
+    unsigned pick = (unsigned)fuzz_rng_below(rng, 100);
+    return pick < 70   ? fuzz_mutate_pick_size(rng, near, 8)
+           : pick < 96 ? fuzz_mutate_pick_size(rng, edges, 12)
+                       : fuzz_mutate_pick_size(rng, big, 12);
 }
 
 /* Rows [from, bs) become cuda-graph padding: pool row 0, length 1. */
@@ -116,8 +121,11 @@ static void fuzz_mutate_pad_rows(gm_case *c, size_t from) {
     }
 }
 
+#define FUZZ_MUTATE_PAD_ABOVE 4097u
+
 /* Grows or shrinks the batch; new rows repeat the old ones or, half the
- * time, are padding rows (a batch padded up to a captured graph size).
+ * time and always past FUZZ_MUTATE_PAD_ABOVE rows, are padding rows (a
+ * batch padded up to a captured graph size).
  * Everything is allocated first: on failure the case is unchanged. */
 static bool fuzz_mutate_resize_batch(gm_case *c, fuzz_rng *rng, gm_error *err) {
     size_t old = c->bs, bs = fuzz_mutate_new_bs(c, rng);
@@ -150,7 +158,12 @@ static bool fuzz_mutate_resize_batch(gm_case *c, fuzz_rng *rng, gm_error *err) {
     c->seq_lens_cpu = cpu;
     c->qlens = qlens;
     c->bs = bs;
-    if (bs > old && (old == 0 || fuzz_rng_below(rng, 2) == 0)) {
+    /* one draw per statement; a batch grown past FUZZ_MUTATE_PAD_ABOVE rows
+     * is always padded: repeated rows would not encode within libFuzzer's
+     * size limit, padding is a few header bytes */
+    bool pad = old == 0 || bs > FUZZ_MUTATE_PAD_ABOVE;
+    pad = fuzz_rng_below(rng, 2) == 0 || pad;
+    if (bs > old && pad) {
         fuzz_mutate_pad_rows(c, old);
     }
     fuzz_mutate_fix_inits(c);
@@ -298,15 +311,30 @@ static bool fuzz_mutate_mapping_size(gm_case *c, fuzz_rng *rng, gm_error *err) {
     return true;
 }
 
-/* len(out_cache_loc) just below, at or just above out_len. */
+/* A 512-slot tile edge of the SWA-out programs: k tiles, -1, +0 or +1. */
+static size_t fuzz_mutate_tile_edge(fuzz_rng *rng) {
+    static const size_t tiles[6] = {1, 2, 3, 4, 8, 32};
+    size_t k = fuzz_mutate_pick_size(rng, tiles, 6);
+    return k * 512 + fuzz_rng_below(rng, 3) - 1;
+}
+
+/* len(out_cache_loc) just below, at or just above out_len (or a tile
+ * edge); a quarter of the time out_len itself moves to a tile edge first
+ * (when the case has the buffer). */
 static bool fuzz_mutate_out_count(gm_case *c, fuzz_rng *rng, gm_error *err) {
     if (!c->has_swa) {
         return true;
     }
     gm_swa *s = &c->swa;
+    if (s->has_out_len && fuzz_rng_below(rng, 4) == 0) {
+        size_t len = fuzz_mutate_tile_edge(rng);
+        s->out_len = len < FUZZ_OUT_MAX ? len : FUZZ_OUT_MAX;
+        fuzz_mutate_fix_inits(c);
+    }
     size_t base = s->has_out_len ? s->out_len : c->bs;
-    const size_t options[6] = {base > 0 ? base - 1 : 0, base, base + 1, 0, 1, 2 * base};
-    size_t n = fuzz_mutate_pick_size(rng, options, 6);
+    size_t tile = fuzz_mutate_tile_edge(rng);
+    const size_t options[7] = {base > 0 ? base - 1 : 0, base, base + 1, 0, 1, 2 * base, tile};
+    size_t n = fuzz_mutate_pick_size(rng, options, 7);
     n = n > FUZZ_OUT_MAX ? FUZZ_OUT_MAX : n;
     if (s->out_cache_loc == NULL) {
         s->out_cache_loc = calloc(1, sizeof(int64_t)); /* grows from slot 0 below */
@@ -348,9 +376,10 @@ static bool fuzz_mutate_mode(gm_case *c, fuzz_rng *rng, gm_error *err) {
 static bool fuzz_mutate_page_size(gm_case *c, fuzz_rng *rng, gm_error *err) {
     (void)err;
     size_t P = (size_t)c->page_size;
-    const size_t options[14] = {1, 2, 3, 4, 8, 16, 32, 64, 128, 256,
-                                P < INT32_MAX / 2 ? 2 * P : P, P / 2, P + 1, P - 1};
-    size_t p = fuzz_mutate_pick_size(rng, options, 14);
+    const size_t any = 1 + fuzz_rng_below(rng, 256); /* 1..256, powers of two or not */
+    const size_t options[15] = {1, 2, 3, 4, 8, 16, 32, 64, 128, 256,
+                                P < INT32_MAX / 2 ? 2 * P : P, P / 2, P + 1, P - 1, any};
+    size_t p = fuzz_mutate_pick_size(rng, options, 15);
     if (p < 1 || p > INT32_MAX) {
         return true;
     }
@@ -378,10 +407,22 @@ static void fuzz_mutate_max_context_len(gm_case *c, fuzz_rng *rng) {
     }
 }
 
-/* A wider req_to_token: each row continues +1 past its old end. */
+/* A wider req_to_token: each row continues +1 past its old end. One time
+ * in eight the page table widens with it: max_context_len becomes
+ * the new width, a wide page count (rows past one block of the row
+ * programs, up to FUZZ_PAGES_MAX pages) when the budgets allow it. */
 static bool fuzz_mutate_widen(gm_case *c, fuzz_rng *rng, gm_error *err) {
     const size_t options[3] = {1, (size_t)c->page_size, 16};
-    size_t w = c->width + fuzz_mutate_pick_size(rng, options, 3);
+    static const size_t wide[8] = {257, 513, 1024, 1025, 4096, 4097, 16383, 16384};
+    size_t P = (size_t)c->page_size, w = c->width + fuzz_mutate_pick_size(rng, options, 3);
+    bool table = fuzz_rng_below(rng, 8) == 0;
+    if (table) {
+        size_t pages = fuzz_mutate_pick_size(rng, wide, 8);
+        w = P <= FUZZ_MCL_MAX / pages ? pages * P : c->width;
+        if (w <= c->width || !fuzz_mutate_cells_fit(c->bs, pages)) {
+            return true;
+        }
+    }
     if (w > FUZZ_WIDTH_MAX || c->pool * w > FUZZ_TOKENS_MAX) {
         return true;
     }
@@ -400,6 +441,10 @@ static bool fuzz_mutate_widen(gm_case *c, fuzz_rng *rng, gm_error *err) {
     free(c->req_to_token);
     c->req_to_token = tokens;
     c->width = w;
+    if (table) {
+        c->max_context_len = (int32_t)w;
+        fuzz_mutate_fix_inits(c);
+    }
     return true;
 }
 

@@ -502,6 +502,7 @@ bool fuzz_recipe_fits(const gm_case *c, gm_error *err) {
         {"req_to_token width", c->width, FUZZ_WIDTH_MAX},
         {"req_to_token rows", c->pool, FUZZ_POOL_MAX},
         {"req_to_token elements", c->pool * c->width, FUZZ_TOKENS_MAX},
+        {"max_num_pages", gm_case_max_num_pages(c), FUZZ_PAGES_MAX},
         {"page-table cells (bs * max_num_pages)", c->bs * gm_case_max_num_pages(c), FUZZ_CELLS_MAX},
         {"swa.mapping length", c->has_swa ? c->swa.mapping_len : 0, FUZZ_MAPPING_MAX},
         {"swa.out_len", c->has_swa && c->swa.has_out_len ? c->swa.out_len : 0, FUZZ_OUT_MAX},

@@ -20,27 +20,66 @@ int64_t gm_gen_range(gm_gen *g, int64_t lo, int64_t hi) {
 
 static bool gm_gen_chance(gm_gen *g, int percent) { return gm_gen_range(g, 0, 99) < percent; }
 
-/* The batch's size and the page table's width: mostly small, sometimes a
- * batch past one scan block, sometimes a page table past 512 pages. */
+/* Budgets of the big shapes, in elements: the CPU side costs O(elements),
+ * so a tall batch has few pages and a wide page table few rows. */
+#define GM_GEN_CELLS ((int64_t)1 << 18)  /* bs * max_num_pages */
+#define GM_GEN_TOKENS ((int64_t)1 << 19) /* pool * width */
+
+/* A page size in 1..256: mostly the common ones, sometimes any. */
+static int32_t gm_gen_page_size(gm_gen *g) {
+    static const int32_t sizes[] = {1, 2, 3, 16, 64, 128, 4, 8, 32, 256};
+    int64_t pick = gm_gen_range(g, 0, 99);
+    return pick < 80 ? sizes[gm_gen_range(g, 0, 5)]
+           : pick < 90 ? sizes[gm_gen_range(g, 6, 9)]
+                       : (int32_t)gm_gen_range(g, 1, 256);
+}
+
+/* A size at an edge (a power of two from `lo_log2` to `hi_log2`, -1, +0 or
+ * +1) half the time, else uniform in [lo, hi]; within [lo, hi]. */
+static int64_t gm_gen_edge(gm_gen *g, int lo_log2, int hi_log2, int64_t lo, int64_t hi) {
+    int64_t v = gm_gen_range(g, lo, hi);
+    if (gm_gen_chance(g, 50)) {
+        int64_t e = (int64_t)1 << gm_gen_range(g, lo_log2, hi_log2);
+        v = e + gm_gen_range(g, -1, 1);
+    }
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* max_context_len for exactly `pages` pages (the last one full or not). */
+static void gm_gen_pages(gm_gen *g, gm_case *c, int64_t pages) {
+    int64_t P = c->page_size;
+    c->max_context_len = (int32_t)gm_gen_range(g, (pages - 1) * P + 1, pages * P);
+}
+
+/* The batch's size and the page table's width: mostly small; 3 % a big
+ * batch (1,023 to 65,536 rows, at the block and tile edges 1024, 2048,
+ * ..., 65536 half the time) with at most GM_GEN_CELLS / bs pages; 3 % a
+ * wide page table (513 to 16,384 pages, at 1024, 2048, ..., 16384 half
+ * the time) with few rows and a pool within GM_GEN_TOKENS. */
 static void gm_gen_dimensions(gm_gen *g, gm_case *c) {
-    static const int32_t sizes[] = {1, 2, 3, 16, 64, 128};
     int64_t shape = gm_gen_range(g, 0, 99);
-    if (shape < 2) { /* big batch */
-        c->page_size = sizes[gm_gen_range(g, 3, 5)];
-        c->max_context_len = (int32_t)gm_gen_range(g, 1, 256);
-        c->bs = (size_t)gm_gen_range(g, 1025, 4500);
-    } else if (shape < 4) { /* wide page table */
-        c->page_size = (int32_t)gm_gen_range(g, 1, 2);
-        c->max_context_len = (int32_t)gm_gen_range(g, 513 * c->page_size, 2100 * c->page_size);
-        c->bs = (size_t)gm_gen_range(g, 1, 16);
+    if (shape < 3) { /* big batch */
+        c->page_size = gm_gen_page_size(g);
+        c->bs = (size_t)gm_gen_edge(g, 10, 16, 1023, 65536);
+        int64_t room = GM_GEN_CELLS / (int64_t)c->bs;
+        gm_gen_pages(g, c, gm_gen_range(g, 1, room < 16 ? room : 16));
+    } else if (shape < 6) { /* wide page table */
+        c->page_size = gm_gen_chance(g, 70) ? (int32_t)gm_gen_range(g, 1, 2) : gm_gen_page_size(g);
+        int64_t most = GM_GEN_TOKENS / 2 / c->page_size; /* pages; a pool of 2 rows at least */
+        most = most < 16384 ? most : 16384;
+        int64_t pages = gm_gen_edge(g, 9, 14, most < 513 ? most : 513, most);
+        gm_gen_pages(g, c, pages);
+        c->bs = (size_t)gm_gen_range(g, 1, GM_GEN_CELLS / pages < 16 ? GM_GEN_CELLS / pages : 16);
     } else {
-        c->page_size = sizes[gm_gen_range(g, 0, 5)];
+        c->page_size = gm_gen_page_size(g);
         c->max_context_len = (int32_t)gm_gen_range(g, 1, 600);
         c->bs = (size_t)gm_gen_range(g, 1, 64);
     }
     c->mode = (gm_mode)gm_gen_range(g, 0, GM_MODE_COUNT - 1);
     c->width = (size_t)c->max_context_len + (size_t)gm_gen_range(g, 0, 3);
-    c->pool = (size_t)gm_gen_range(g, 1, c->bs < 40 ? 40 : 64);
+    int64_t pool = gm_gen_range(g, 1, c->bs < 40 ? 40 : 64);
+    int64_t room = GM_GEN_TOKENS / (int64_t)c->width;
+    c->pool = (size_t)(pool < room ? pool : room < 1 ? 1 : room);
 }
 
 static void gm_gen_tokens(gm_gen *g, gm_case *c, int64_t mapping_len) {
@@ -79,11 +118,18 @@ static bool gm_gen_swa(gm_gen *g, gm_case *c, int64_t mapping_len) {
     c->swa.mapping[c->swa.mapping_len - 1] = gm_gen_chance(g, 80) ? -1 : 7;
     c->swa.page_table = gm_gen_chance(g, 80);
     c->swa.has_out_len = gm_gen_chance(g, 80);
-    c->swa.out_len = (size_t)gm_gen_range(g, 0, 1100);
+    /* a tenth at an edge of the SWA-out programs' 512-slot tiles, past
+     * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
+     * just below, at or just above it or anywhere up to 4200 */
+    bool tiles = gm_gen_chance(g, 10);
+    c->swa.out_len = tiles ? (size_t)(512 * gm_gen_range(g, 1, 8) + gm_gen_range(g, -1, 1))
+                           : (size_t)gm_gen_range(g, 0, 1100);
     if (!gm_gen_chance(g, 80)) {
         return true; /* no out_cache_loc this step */
     }
-    c->swa.n_out = (size_t)gm_gen_range(g, 0, 1200);
+    c->swa.n_out = !tiles                ? (size_t)gm_gen_range(g, 0, 1200)
+                   : gm_gen_chance(g, 50) ? (size_t)((int64_t)c->swa.out_len + gm_gen_range(g, -1, 1))
+                                          : (size_t)gm_gen_range(g, 0, 4200);
     c->swa.out_cache_loc = malloc((c->swa.n_out + 1) * sizeof(int64_t));
     if (c->swa.out_cache_loc == NULL) {
         return false;

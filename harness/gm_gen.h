@@ -3,8 +3,10 @@
  * decoder (fuzz/, coverage-guided): it draws realistic batches with the
  * values that matter (sentinels, negative tokens, cuda-graph padded rows,
  * mapping values past int32, stale buffers) and, every so often, a large
- * batch (bs past one scan block) or a wide page table (past 512 pages).
- * Cases stay mostly in bounds so that the buffers are compared. */
+ * batch (1,023 to 65,536 rows, few pages), a wide page table (513 to
+ * 16,384 pages, few rows) or an SWA out_len past several 512-slot tiles;
+ * page sizes 1 to 256. Cases stay mostly in bounds so that the buffers
+ * are compared. */
 #ifndef GM_GEN_H
 #define GM_GEN_H
 

@@ -551,7 +551,7 @@ static void test_dictionary(void) {
 
 /* ---- reachability --------------------------------------------------------------- */
 
-enum { FEATURES_MAX = 128 };
+enum { FEATURES_MAX = 160 };
 
 typedef struct {
     const char *name[FEATURES_MAX];
@@ -668,22 +668,36 @@ static void features_shape(features *f, const gm_case *c) {
         feature(f, modes[m], c->mode == (gm_mode)m);
     }
     static const struct { const char *name; int32_t p; } pages[] = {
-        {"page 1", 1}, {"page 2", 2}, {"page 3", 3}, {"page 16", 16}, {"page 64", 64}, {"page 128", 128}};
+        {"page 1", 1},   {"page 2", 2},     {"page 3", 3},     {"page 16", 16},
+        {"page 64", 64}, {"page 128", 128}, {"page 256", 256}};
     bool listed = false;
     for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
         feature(f, pages[k].name, c->page_size == pages[k].p);
         listed = listed || c->page_size == pages[k].p;
     }
     feature(f, "page other", !listed);
+    feature(f, "page other <= 256", !listed && c->page_size <= 256);
+    feature(f, "page > 256", c->page_size > 256);
     static const char *const bs_names[] = {
         "bs 0", "bs 1", "bs 2", "bs 3", "bs 4", "bs 5", "bs 7", "bs 8", "bs 9", "bs 15", "bs 16",
         "bs 17", "bs 31", "bs 32", "bs 33", "bs 63", "bs 64", "bs 65", "bs 127", "bs 128",
         "bs 129", "bs 255", "bs 256", "bs 257", "bs 511", "bs 512", "bs 513", "bs 1023",
-        "bs 1024", "bs 1025", "bs 2047", "bs 2048", "bs 2049", "bs 4095", "bs 4096", "bs 4097"};
+        "bs 1024", "bs 1025", "bs 2047", "bs 2048", "bs 2049", "bs 4095", "bs 4096", "bs 4097",
+        "bs 8191", "bs 8192", "bs 8193", "bs 16384", "bs 65536"};
     for (size_t k = 0; k < sizeof bs_names / sizeof bs_names[0]; k++) {
         feature(f, bs_names[k], c->bs == strtoul(bs_names[k] + 3, NULL, 10));
     }
+    feature(f, "bs in (8193, 65536)", c->bs > 8193 && c->bs < 65536 && c->bs != 16384);
+    feature(f, "bs > 16384", c->bs > 16384);
     feature(f, "width >= 4096", c->width >= 4096);
+    feature(f, "width >= 16384", c->width >= 16384);
+    feature(f, "width >= 2^18", c->width >= ((size_t)1 << 18));
+    size_t table_width = gm_case_max_num_pages(c);
+    feature(f, "pages > 1024", table_width > 1024);
+    feature(f, "pages > 4096", table_width > 4096);
+    feature(f, "pages > 8192", table_width > 8192);
+    feature(f, "pages = 16384", table_width == 16384);
+    feature(f, "pages > 4096 with page 16", table_width > 4096 && c->page_size == 16);
     feature(f, "max_context_len not a page multiple", c->max_context_len % c->page_size != 0);
     size_t pages_n = gm_case_max_num_pages(c);
     feature(f, "max_seq_pages = width", c->has_max_seq_pages && (size_t)c->max_seq_pages == pages_n);
@@ -728,6 +742,18 @@ static void features_swa(features *f, const gm_case *c) {
     feature(f, "n < out_len", buf && s->out_cache_loc != NULL && s->n_out < s->out_len);
     feature(f, "n = out_len", buf && s->out_cache_loc != NULL && s->n_out == s->out_len);
     feature(f, "n > out_len", buf && s->out_cache_loc != NULL && s->n_out > s->out_len);
+    /* past several of the SWA-out programs' 512-slot tiles */
+    static const struct { const char *name; size_t v; } tiles[] = {
+        {"out_len 511", 511},   {"out_len 512", 512},   {"out_len 513", 513},
+        {"out_len 1024", 1024}, {"out_len 1025", 1025}, {"out_len 1536", 1536},
+        {"out_len 1537", 1537}, {"out_len 2049", 2049}, {"out_len 4097", 4097},
+        {"out_len 16384", 16384}};
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; k++) {
+        feature(f, tiles[k].name, buf && s->out_len == tiles[k].v);
+    }
+    feature(f, "n > 1536 (out_cache_loc)", c->has_swa && s->out_cache_loc != NULL && s->n_out > 1536);
+    feature(f, "n = out_len > 1024", buf && s->out_cache_loc != NULL && s->n_out == s->out_len &&
+                                          s->out_len > 1024);
     static const char *const fills[GM_BUF_COUNT] = {
         "init fill cache_seqlens", "init fill cu_seqlens_k", "init fill cu_seqlens_q",
         "init fill page_table", "init fill swa_page_table", "init fill swa_out_cache_loc"};
@@ -746,7 +772,7 @@ static void test_reachability(void) {
     fuzz_rng rng;
     fuzz_rng_seed(&rng, 7);
     const size_t n = 15000;
-    size_t small_bs = 0, in_bounds = 0, small_cases = 0;
+    size_t small_bs = 0, in_bounds = 0, small_cases = 0, tall = 0, wide = 0, tiles = 0;
     for (size_t k = 0; k < n; k++) {
         gm_case c;
         gm_error err = {0};
@@ -757,6 +783,9 @@ static void test_reachability(void) {
         small_bs += c.bs <= 64;
         in_bounds += fuzz_recipe_in_bounds(&c);
         small_cases += case_elements(&c) <= 20000;
+        tall += c.bs > 1024;
+        wide += gm_case_max_num_pages(&c) > 1024;
+        tiles += c.has_swa && c.swa.has_out_len && c.swa.out_len > 1024;
         gm_case_free(&c);
     }
     size_t rarest = 0;
@@ -768,14 +797,18 @@ static void test_reachability(void) {
         rarest = f.hits[k] < f.hits[rarest] ? k : rarest;
     }
     fprintf(stderr, "%zu features (rarest: %s, %zu times); of %zu inputs: %zu bs <= 64, "
-            "%zu in bounds, %zu small\n", f.n, f.name[rarest], f.hits[rarest], n, small_bs,
-            in_bounds, small_cases);
+            "%zu in bounds, %zu small, %zu tall (bs > 1024), %zu wide (pages > 1024), "
+            "%zu out_len > 1024\n", f.n, f.name[rarest], f.hits[rarest], n, small_bs, in_bounds,
+            small_cases, tall, wide, tiles);
     /* The bias: most cases small and in bounds, so the comparison means
      * something and runs fast; a minority large or breaking preconditions. */
     CHECK(small_bs * 10 >= n * 7);
     CHECK(in_bounds * 10 >= n * 6);
     CHECK(in_bounds * 20 <= n * 19);
     CHECK(small_cases * 10 >= n * 6);
+    /* tall and wide shapes: a few percent each */
+    CHECK(tall * 100 >= n * 1 && tall * 100 <= n * 8);
+    CHECK(wide * 100 >= n * 1 && wide * 100 <= n * 8);
 }
 
 int main(int argc, char **argv) {
