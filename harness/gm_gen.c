@@ -161,5 +161,11 @@ bool gm_gen_case(gm_gen *g, gm_case *c, gm_error *err) {
         c->init[GM_BUF_PAGE_TABLE].kind = GM_INIT_FILL; /* stale contents */
         c->init[GM_BUF_PAGE_TABLE].fill = -7;
     }
+    if (c->has_swa && c->swa.has_out_len && gm_gen_chance(g, 30)) {
+        /* last step's write locations still there: the zero-padded tail
+         * and the no-out_cache_loc zeroing must show */
+        c->init[GM_BUF_SWA_OUT_CACHE_LOC].kind = GM_INIT_FILL;
+        c->init[GM_BUF_SWA_OUT_CACHE_LOC].fill = 5;
+    }
     return true;
 }

@@ -35,11 +35,8 @@ gmfuzz_target_test(legacy_generated 0 "ran .*: 20000 execs"
 
 # Every planted fault of the torch example is found by a sweep (fixed
 # budget and seed). (A libFuzzer campaign test per fault: not yet.)
-# Not yet here: swa_pad_first_tile and no_loc_keeps need out_len past one
-# 512-tile over a non-zero prior buffer, and no out_cache_loc over a
-# non-zero one, which harness/gm_gen.c does not draw yet (issue 9, item 5).
-set(GMFUZZ_TORCH_FAULTS scan_restart_1024 page1_live_columns sentinel_eq_minus1 floor_div
-    last_page_dropped row_stride_pages swa_int32)
+set(GMFUZZ_TORCH_FAULTS scan_restart_1024 swa_pad_first_tile page1_live_columns
+    sentinel_eq_minus1 floor_div no_loc_keeps last_page_dropped row_stride_pages swa_int32)
 foreach(fault ${GMFUZZ_TORCH_FAULTS})
   gmfuzz_target_test(sweep_finds_${fault} 1 "found [0-9]+ new signature"
                      ENV GMFUZZ_TORCH_FAULT=${fault}
