@@ -34,7 +34,7 @@ gmfuzz_target_test(legacy_generated 0 "ran .*: 20000 execs"
                         --time 240 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/legacy_generated)
 
 # Every planted fault of the torch example is found by a sweep (fixed
-# budget and seed). (A libFuzzer campaign test per fault: not yet.)
+# budget and seed) and, in the libFuzzer tree, by a short fuzz campaign.
 set(GMFUZZ_TORCH_FAULTS scan_restart_1024 swa_pad_first_tile page1_live_columns
     sentinel_eq_minus1 floor_div no_loc_keeps last_page_dropped row_stride_pages swa_int32)
 foreach(fault ${GMFUZZ_TORCH_FAULTS})
@@ -42,6 +42,12 @@ foreach(fault ${GMFUZZ_TORCH_FAULTS})
                      ENV GMFUZZ_TORCH_FAULT=${fault}
                      ARGS sweep ${TORCH_CPU} --cases 20000 --jobs 1 --seed 3 --time 120
                           --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/sweep_${fault})
+  if(GMFUZZ_FUZZ_ACTIVE)
+    gmfuzz_target_test(fuzz_finds_${fault} 1 "found [0-9]+ new signature" LABELS fuzz
+                       ENV GMFUZZ_TORCH_FAULT=${fault}
+                       ARGS fuzz ${TORCH_CPU} --runs 20000 --jobs 1 --seed 3 --time 120
+                            --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_${fault})
+  endif()
 endforeach()
 
 # A worker that raises, segfaults or hangs is survived: the case is a
