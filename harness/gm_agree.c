@@ -12,7 +12,7 @@ static bool gm_agree_pair(const gm_case *c, gm_backend *fb, const gm_outputs *fi
     gm_target_format(gm_backend_spec(fb), a, sizeof a);
     gm_target_format(gm_backend_spec(ob), b, sizeof b);
     if ((first->error != NULL) != (other->error != NULL)) {
-        snprintf(out->message, sizeof out->message, "%s: %s; %s: %s", a,
+        snprintf(out->message, sizeof out->message, "%.120s: %.120s; %.120s: %.120s", a,
                  first->error ? first->error : "in bounds", b,
                  other->error ? other->error : "in bounds");
         return false;
@@ -26,7 +26,7 @@ static bool gm_agree_pair(const gm_case *c, gm_backend *fb, const gm_outputs *fi
         return true;
     }
     snprintf(out->message, sizeof out->message,
-             "%s vs %s: %zu elements differ, first %s[%zu]%s: %" PRId64 " vs %" PRId64, a, b,
+             "%.150s vs %.150s: %zu elements differ, first %s[%zu]%s: %" PRId64 " vs %" PRId64, a, b,
              v.n_differences, gm_buf_name(v.first.buf), v.first.index[0],
              v.first.rank == 2 ? "[..]" : "", v.first.reference, v.first.fused);
     return false;

@@ -54,8 +54,8 @@ static bool gm_libtarget_find_cudart(gm_libtarget *t, gm_error *err) {
 }
 
 #define GM_LIB_SYM(t, handle, field, type, name)                                        \
-    ((t)->field = (type)(uintptr_t)dlsym((handle), (name))) != NULL ||                 \
-        gm_error_set(err, GM_ERR_DEVICE, "lib target: %s has no %s", what, (name))
+    (((t)->field = (type)(uintptr_t)dlsym((handle), (name))) != NULL ||                \
+     gm_error_set(err, GM_ERR_DEVICE, "lib target: %s has no %s", what, (name)))
 
 bool gm_libtarget_open(const char *path, gm_libtarget **out, gm_error *err) {
     *out = NULL;
