@@ -35,10 +35,24 @@ struct gm_libtarget {
     size_t capacity[GM_LIB_ARRAYS];
 };
 
-/* A symbol from the library's own dependencies, else from a CUDA runtime
- * of the machine ($GMFUZZ_CUDART first). */
+/* The CUDA runtime the library brings (a shared libcudart among its
+ * dependencies exports every entry point used here; a static one may hold
+ * only those the library calls), else one of the machine's
+ * ($GMFUZZ_CUDART first). Any copy of the runtime works on the same
+ * device memory: all of them use the device's primary context. */
+static bool gm_libtarget_has_runtime(void *handle) {
+    static const char *const names[] = {"cudaMalloc", "cudaFree", "cudaMemcpy",
+                                        "cudaDeviceSynchronize", "cudaGetErrorString"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (dlsym(handle, names[k]) == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool gm_libtarget_find_cudart(gm_libtarget *t, gm_error *err) {
-    if (dlsym(t->library, "cudaMalloc") != NULL) {
+    if (gm_libtarget_has_runtime(t->library)) {
         t->cudart = t->library;
         return true;
     }
@@ -46,7 +60,11 @@ static bool gm_libtarget_find_cudart(gm_libtarget *t, gm_error *err) {
                            "libcudart.so.12", "/usr/local/cuda/lib64/libcudart.so"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         if (names[k] != NULL && (t->cudart = dlopen(names[k], RTLD_NOW | RTLD_LOCAL)) != NULL) {
-            return true;
+            if (gm_libtarget_has_runtime(t->cudart)) {
+                return true;
+            }
+            dlclose(t->cudart);
+            t->cudart = NULL;
         }
     }
     return gm_error_set(err, GM_ERR_DEVICE,
