@@ -97,12 +97,29 @@ static bool cmd_export_to_file(const gm_doc *doc, const gm_pytest_origin *origin
     return ok;
 }
 
+/* A reproducer found on an external target expects what gmfuzz's fused
+ * model writes, not what the target wrote: the model on the host. */
+static bool cmd_export_fused_model(const gm_doc *doc, gm_outputs *model, gm_error *err) {
+    gm_backend *cpu = NULL;
+    bool ok = gm_backend_open(GM_BACKEND_CPU, &cpu, err) && gm_backend_run(cpu, &doc->c, model, err);
+    gm_backend_close(cpu);
+    return ok;
+}
+
 static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
-    gm_pytest_origin origin = {o->common.paths[0], "gmfuzz " GMFUZZ_VERSION};
+    gm_outputs model;
+    gm_outputs_init(&model);
+    gm_pytest_origin origin = {o->common.paths[0], "gmfuzz " GMFUZZ_VERSION, NULL};
     gm_error err = {0};
     bool to_stdout = strcmp(o->output, "-") == 0;
-    bool ok = to_stdout ? gm_pytest_write(stdout, doc, &origin, &err)
-                        : cmd_export_to_file(doc, &origin, o->output, &err);
+    bool ok = true;
+    if (doc->repro.has_target) {
+        ok = cmd_export_fused_model(doc, &model, &err);
+        origin.fused_model = &model;
+    }
+    ok = ok && (to_stdout ? gm_pytest_write(stdout, doc, &origin, &err)
+                          : cmd_export_to_file(doc, &origin, o->output, &err));
+    gm_outputs_free(&model);
     if (!ok) {
         fprintf(stderr, "gmfuzz export: %s\n", err.msg);
         return CLI_EXIT_BACKEND;

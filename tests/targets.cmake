@@ -62,3 +62,13 @@ foreach(what raised:raise crashed:segfault hung:hang)
                           --batch 8 --time 120 --no-minimize
                           --out ${GMFUZZ_TARGETS_OUT}/survives_${fault})
 endforeach()
+
+# A reproducer found on a python: target, exported with `gmfuzz export
+# pytest`, runs unchanged against that target (its recorded module file and
+# device): it fails with the fault and passes without.
+add_test(NAME targets.export_runs_on_target
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/targets_export.sh ${GMFUZZ_TEST_PYTHON}
+                 $<TARGET_FILE:gmfuzz> ${PROJECT_SOURCE_DIR}/examples/torch_fused.py
+                 ${GMFUZZ_TARGETS_OUT}/export_runs_on_target)
+set_tests_properties(targets.export_runs_on_target PROPERTIES SKIP_RETURN_CODE 77 LABELS python
+                     TIMEOUT 300)

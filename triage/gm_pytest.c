@@ -367,6 +367,31 @@ static void gm_pytest_first_difference(FILE *out, const gm_difference *d) {
             d->fused);
 }
 
+/* TARGET: the external target the reproducer was found on (its module
+ * file, module, function and device), so that the file runs against it
+ * unchanged; None for gmfuzz's own kernel. */
+static void gm_pytest_target(FILE *out, const gm_repro *r) {
+    fputs("\n# The target the reproducer was found on (docs/TARGETS.md); None: gmfuzz's own kernel.\n"
+          "TARGET = ", out);
+    const gm_target_record *t = &r->target;
+    if (!r->has_target || t->kind == NULL || strcmp(t->kind, "python") != 0) {
+        fputs("None\n", out);
+        return;
+    }
+    const char *keys[] = {"spec", "file", "module", "function", "device"};
+    const char *values[] = {t->spec, t->file, t->module, t->function, t->device};
+    fputc('{', out);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", keys[k]);
+        if (values[k] == NULL) {
+            fputs("None", out);
+        } else {
+            gm_pytest_str(out, values[k]);
+        }
+    }
+    fputs("}\n", out);
+}
+
 static bool gm_pytest_data(FILE *out, const gm_doc *doc, const gm_pytest_origin *o,
                            gm_error *err) {
     fputs("# ---- the reproducer ----------------------------------------------------------"
@@ -380,7 +405,15 @@ static bool gm_pytest_data(FILE *out, const gm_doc *doc, const gm_pytest_origin 
     fputs("\n# What gmfuzz recorded: REFERENCE is its C emulation of the legacy ops, FUSED the\n"
           "# fused kernel. None: the case has no such buffer.\n", out);
     gm_pytest_outputs(out, "REFERENCE", &doc->reference);
-    gm_pytest_outputs(out, "FUSED", &doc->fused);
+    if (o->fused_model != NULL) {
+        fputs("# Found on an external target: FUSED is what the fused kernel must write (gmfuzz's\n"
+              "# fused model, SPEC section 3); the target wrote TARGET_FUSED.\n", out);
+        gm_pytest_outputs(out, "FUSED", o->fused_model);
+        gm_pytest_outputs(out, "TARGET_FUSED", &doc->fused);
+    } else {
+        gm_pytest_outputs(out, "FUSED", &doc->fused);
+    }
+    gm_pytest_target(out, &doc->repro);
     gm_pytest_live_columns(out, doc);
     gm_pytest_first_difference(out, &doc->repro.verdict.first);
     return true;

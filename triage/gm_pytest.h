@@ -29,6 +29,8 @@
 typedef struct {
     const char *source;    /* the reproducer's path, as the header shows it */
     const char *exporter;  /* "gmfuzz 0.1.0": the tool writing the file */
+    const gm_outputs *fused_model; /* found on an external target: what the fused model
+                                      writes (the file expects it); NULL: the recording */
 } gm_pytest_origin;
 
 /* Writes the pytest file of reproducer `doc` to `out`. Fails (err set) for

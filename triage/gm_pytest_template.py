@@ -99,8 +99,29 @@ def legacy_kwargs(t, buf):
     }
 
 
+def _target_entry_point():
+    """The function of the python: target the reproducer was found on (TARGET), from its
+    source file when that is still there, else by its module name; None: no such target."""
+    if TARGET is None or os.environ.get(FUSED_MODULE_ENV):
+        return None
+    function = TARGET["function"] or "update_trtllm_mha_graph_metadata"
+    path = TARGET["file"]
+    if path and os.path.exists(path):
+        import importlib.util
+        sys.path.insert(0, os.path.dirname(path))
+        spec = importlib.util.spec_from_file_location(TARGET["module"] or "gmfuzz_target", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return getattr(module, function)
+    return getattr(importlib.import_module(TARGET["module"]), function)
+
+
 def _fused_entry_point():
-    """update_trtllm_mha_graph_metadata from $GMFUZZ_FUSED_MODULE, or sglang's module."""
+    """update_trtllm_mha_graph_metadata from $GMFUZZ_FUSED_MODULE, the recorded TARGET, or
+    sglang's module."""
+    recorded = _target_entry_point()
+    if recorded is not None:
+        return recorded
     chosen = os.environ.get(FUSED_MODULE_ENV)
     missing = []
     for name in [chosen] if chosen else FUSED_MODULES:
@@ -195,11 +216,13 @@ def test_fused_kernel():
     if FUSED["error"] is not None:
         _skip("never run: the fused kernel would touch memory outside its buffers ("
               + FUSED["error"] + "), which corrupts GPU memory")
-    torch = _import_torch(need_cuda=True)
+    device = TARGET["device"] if TARGET is not None and TARGET["device"] else "cuda"
+    torch = _import_torch(need_cuda=device == "cuda")
     update = _fused_entry_point()
-    t, buf = make_inputs(torch, "cuda"), make_buffers(torch, "cuda")
+    t, buf = make_inputs(torch, device), make_buffers(torch, device)
     update(**fused_kwargs(t, buf))
-    torch.cuda.synchronize()
+    if device == "cuda":
+        torch.cuda.synchronize()
     check_buffers("fused", buf, FUSED, LIVE_PAGE_COLUMNS)
 
 
