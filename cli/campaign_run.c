@@ -133,6 +133,8 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
     campaign_proc_describe(&w->proc, how, sizeof how);
     bool again = campaign_engine_restarts(r->setup, w); /* before the run is folded in */
     r->coverage = w->stats.coverage > r->coverage ? w->stats.coverage : r->coverage;
+    r->target_crashed += w->stats.target_crashed;
+    r->target_hung += w->stats.target_hung;
     campaign_worker_close_run(w);
     if (w->quick_failures >= CAMPAIGN_QUICK_LIMIT ||
         (quick && r->setup->opt.engine == CAMPAIGN_AFL)) {

@@ -58,6 +58,11 @@ bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {
         s->execs = v;
         return true;
     }
+    if (strncmp(line, "stat::gmfuzz_target_restarts_", 29) == 0) {
+        return campaign_stats_field(line, "stat::gmfuzz_target_restarts_crashed:",
+                                    &s->target_crashed) ||
+               campaign_stats_field(line, "stat::gmfuzz_target_restarts_hung:", &s->target_hung);
+    }
     if (strncmp(line, "stat::average_exec_per_sec:", 27) == 0 &&
         campaign_stats_field(line, "stat::average_exec_per_sec:", &v)) {
         s->have = true;

@@ -23,6 +23,8 @@ typedef struct {
     uint64_t exec_per_sec; /* the engine's own rate */
     uint64_t coverage;     /* libFuzzer cov (PCs/edges), AFL++ edges_found */
     uint64_t corpus;       /* units in this engine's corpus */
+    uint64_t target_crashed; /* external target workers replaced after a crash, */
+    uint64_t target_hung;    /* and after a hang ("stat::gmfuzz_target_restarts_*") */
 } campaign_stats;
 
 /* Folds one line of libFuzzer output into `s`; false when the line is

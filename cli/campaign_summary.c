@@ -34,6 +34,10 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
                  ", corpus %" PRIu64 " units, %u restart%s\n",
             s->elapsed_s, s->interrupted ? " (interrupted)" : "", s->execs, execs, rate,
             s->coverage, s->corpus, s->restarts, s->restarts == 1 ? "" : "s");
+    if (s->target_crashed + s->target_hung > 0) {
+        fprintf(out, "  target workers restarted: %" PRIu64 " after a crash, %" PRIu64
+                     " after a hang\n", s->target_crashed, s->target_hung);
+    }
 }
 
 static void campaign_summary_signature(FILE *out, const campaign_summary *s, size_t i) {

@@ -135,6 +135,8 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .coverage = run.coverage,
                             .corpus = run.corpus,
                             .restarts = run.restarts,
+                            .target_crashed = run.target_crashed,
+                            .target_hung = run.target_hung,
                             .unsaved_crashes = run.unsaved_crashes,
                             .crash_note = run.crash_note,
                             .interrupted = run.interrupted};

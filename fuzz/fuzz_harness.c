@@ -123,6 +123,12 @@ bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine
 
 void fuzz_harness_close(fuzz_harness *h) {
     gm_legacy_close(h->legacy);
+    if (h->backend != NULL && gm_target_is_external(gm_backend_spec(h->backend))) {
+        /* read by the campaign driver (cli/campaign_stats.h) with the engine's stats */
+        gm_backend_restarts n = gm_backend_restart_counts(h->backend);
+        fprintf(stderr, "stat::gmfuzz_target_restarts_crashed: %u\n", n.crashed);
+        fprintf(stderr, "stat::gmfuzz_target_restarts_hung: %u\n", n.hung);
+    }
     if (h->backend != NULL) {
         gm_backend_close(h->backend);
     }

@@ -63,6 +63,11 @@ static void report_facts_work(const gm_rundir_campaign *c, report_facts_sink *si
     snprintf(report_facts_add(sink, "coverage"), REPORT_FACT_VALUE_MAX,
              "%" PRIu64 " (the engine's counter), corpus %" PRIu64 " units, %u restart%s",
              c->coverage, c->corpus, c->restarts, c->restarts == 1 ? "" : "s");
+    if (c->target_restarts_crashed + c->target_restarts_hung > 0) {
+        snprintf(report_facts_add(sink, "target restarts"), REPORT_FACT_VALUE_MAX,
+                 "%" PRIu64 " after a crash, %" PRIu64 " after a hang",
+                 c->target_restarts_crashed, c->target_restarts_hung);
+    }
     snprintf(report_facts_add(sink, "exit"), REPORT_FACT_VALUE_MAX, "%d: %s", c->exit_code,
              report_facts_exit_meaning(c->exit_code));
     if (c->problem != NULL) {

@@ -49,6 +49,8 @@ static cJSON *report_json_campaign(const gm_rundir_campaign *c) {
     report_json_put(o, "coverage", report_json_u64(c->coverage), &ok);
     report_json_put(o, "corpus", report_json_u64(c->corpus), &ok);
     report_json_put(o, "restarts", cJSON_CreateNumber(c->restarts), &ok);
+    report_json_put(o, "target_restarts_crashed", report_json_u64(c->target_restarts_crashed), &ok);
+    report_json_put(o, "target_restarts_hung", report_json_u64(c->target_restarts_hung), &ok);
     report_json_put(o, "interrupted", cJSON_CreateBool(c->interrupted), &ok);
     report_json_put(o, "problem", report_json_str(c->problem), &ok);
     report_json_put(o, "exit_code", cJSON_CreateNumber(c->exit_code), &ok);

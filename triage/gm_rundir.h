@@ -50,6 +50,7 @@ typedef struct {
     double elapsed_s;
     uint64_t execs, coverage, corpus;
     unsigned restarts;
+    uint64_t target_restarts_crashed, target_restarts_hung; /* external targets' workers */
     bool interrupted;
     char *problem;              /* infrastructure trouble, or NULL */
     int exit_code;              /* -1: not ended */

@@ -51,6 +51,8 @@ static const gm_rundir_campaign_field gm_rundir_campaign_fields[] = {
     GM_RUNDIR_CAMPAIGN_FIELD(coverage, COUNT),
     GM_RUNDIR_CAMPAIGN_FIELD(corpus, COUNT),
     GM_RUNDIR_CAMPAIGN_FIELD(restarts, SMALL),
+    GM_RUNDIR_CAMPAIGN_FIELD(target_restarts_crashed, COUNT),
+    GM_RUNDIR_CAMPAIGN_FIELD(target_restarts_hung, COUNT),
     GM_RUNDIR_CAMPAIGN_FIELD(interrupted, FLAG),
     GM_RUNDIR_CAMPAIGN_FIELD(problem, OWNED),
     GM_RUNDIR_CAMPAIGN_FIELD(exit_code, EXIT),
