@@ -75,8 +75,8 @@ static bool gm_backend_record_identity(gm_backend *b, const gm_target_record *se
     t->spec = gm_backend_strdup(spec);
     t->kind = gm_backend_strdup(b->spec.kind == GM_TARGET_LIB ? "lib" : "python");
     b->has_identity = true;
-    return t->spec != NULL && t->kind != NULL ? true
-                                              : gm_error_set(err, GM_ERR_MEMORY, "out of memory");
+    return (t->spec != NULL && t->kind != NULL) ||
+           gm_error_set(err, GM_ERR_MEMORY, "out of memory recording the target");
 }
 
 static bool gm_backend_open_python(gm_backend *b, gm_error *err) {

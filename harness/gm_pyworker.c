@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gm_pybatch.h"
+#include "gm_wire.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #error "GMFUZZ_SOURCE_DIR must be defined by the build (harness/CMakeLists.txt)"
@@ -90,26 +91,9 @@ static gm_io gm_pyworker_read(int fd, void *data, size_t len, double deadline) {
     return GM_IO_OK;
 }
 
-static bool gm_pyworker_write(int fd, const void *data, size_t len) {
-    const char *p = data;
-    while (len > 0) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
+/* The worker protocol's frame is gm_wire's (type, reserved, u64 length). */
 static bool gm_pyworker_send(int fd, uint32_t type, const void *payload, size_t len) {
-    uint32_t head[4] = {type, 0, (uint32_t)len, (uint32_t)((uint64_t)len >> 32)};
-    return gm_pyworker_write(fd, head, sizeof head) &&
-           (len == 0 || gm_pyworker_write(fd, payload, len));
+    return gm_wire_send(fd, (gm_wire_type)type, payload, len);
 }
 
 /* One message into a malloc'd, NUL-terminated payload. */
@@ -222,7 +206,6 @@ static void gm_pyworker_read_hello(gm_pyworker *w, const char *json) {
     gm_target_record_free(&w->identity);
     cJSON *o = cJSON_Parse(json);
     gm_target_record *t = &w->identity;
-    t->kind = gm_pyworker_json_string(o, "role"); /* replaced by the backend */
     t->module = gm_pyworker_json_string(o, "module");
     t->function = gm_pyworker_json_string(o, "function");
     t->file = gm_pyworker_json_string(o, "file");
