@@ -1,11 +1,13 @@
 #include "gm_paths.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+
+#include <fts.h>
 
 void gm_paths_init(gm_paths *p) { memset(p, 0, sizeof *p); }
 
@@ -45,33 +47,49 @@ static int gm_paths_compare(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether a symbolic link (never followed into: a link to a folder above
+ * would loop) names a regular *.json file. */
+static bool gm_paths_link_to_json(const FTSENT *e) {
+    struct stat st;
+    return gm_paths_is_json(e->fts_name) && stat(e->fts_path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The folder's *.json files, walked physically (fts: links are not
+ * followed, so a link loop cannot hang the walk), hidden names skipped
+ * (., .., editors' temporaries), sorted by path. */
 static bool gm_paths_add_dir(gm_paths *p, const char *dir, gm_error *err) {
-    DIR *d = opendir(dir);
-    if (d == NULL) {
+    char *roots[] = {(char *)dir, NULL};
+    FTS *walk = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+    if (walk == NULL) {
         return gm_error_set(err, GM_ERR_IO, "%s: cannot open folder: %s", dir, strerror(errno));
     }
     size_t first = p->count;
     bool ok = true;
-    for (struct dirent *e = readdir(d); ok && e != NULL; e = readdir(d)) {
-        if (e->d_name[0] == '.') {
-            continue; /* ., .., and hidden files (editors' temporaries) */
-        }
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *child = malloc(n);
-        if (child == NULL) {
-            ok = gm_error_set(err, GM_ERR_MEMORY, "out of memory listing %s", dir);
+    FTSENT *e;
+    while (ok && (e = fts_read(walk)) != NULL) {
+        bool hidden = e->fts_level > 0 && e->fts_name[0] == '.';
+        switch (e->fts_info) {
+        case FTS_D:
+            if (hidden) {
+                fts_set(walk, e, FTS_SKIP);
+            }
             break;
+        case FTS_F:
+            ok = hidden || !gm_paths_is_json(e->fts_name) || gm_paths_push(p, e->fts_path, err);
+            break;
+        case FTS_SL:
+        case FTS_SLNONE:
+            ok = hidden || !gm_paths_link_to_json(e) || gm_paths_push(p, e->fts_path, err);
+            break;
+        case FTS_DNR:
+        case FTS_ERR:
+            ok = gm_error_set(err, GM_ERR_IO, "%s: cannot read: %s", e->fts_path,
+                              strerror(e->fts_errno));
+            break;
+        default: break;
         }
-        snprintf(child, n, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(child, &st) == 0 && S_ISDIR(st.st_mode)) {
-            ok = gm_paths_add_dir(p, child, err);
-        } else if (gm_paths_is_json(e->d_name)) {
-            ok = gm_paths_push(p, child, err);
-        }
-        free(child);
     }
-    closedir(d);
+    fts_close(walk);
     if (p->count > first) { /* items is NULL while nothing was found */
         qsort(p->items + first, p->count - first, sizeof *p->items, gm_paths_compare);
     }

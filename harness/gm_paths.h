@@ -19,7 +19,10 @@ void gm_paths_init(gm_paths *p);
 void gm_paths_free(gm_paths *p);
 
 /* Adds `path`: a file as it is, a folder's *.json files (recursively,
- * sorted). A path that does not exist is an error naming it. */
+ * sorted by path; hidden names skipped; a symbolic link is taken when it
+ * names a *.json file and never followed into a folder, so that a link
+ * loop cannot hang the walk). A path that does not exist is an error
+ * naming it. */
 bool gm_paths_add(gm_paths *p, const char *path, gm_error *err);
 
 /* mkdir -p: creates `dir` and its missing parents; an existing folder is
