@@ -256,49 +256,63 @@ static bool gm_backend_external_bisect(gm_backend *b, const gm_case *const *case
     return true;
 }
 
+/* The cases `sent` (indices into cases/outs) on the target: one CALL for a
+ * python: worker, one call each for a lib: worker; b->results[k] for the
+ * k-th. */
+static bool gm_backend_external_send(gm_backend *b, const gm_case *const *cases,
+                                     gm_outputs *outs, const size_t *sent, size_t n_sent,
+                                     gm_error *err) {
+    if (b->python == NULL) {
+        for (size_t k = 0; k < n_sent; k++) {
+            gm_backend_lib_call(b, cases[sent[k]], &outs[sent[k]], &b->results[k]);
+        }
+        return true;
+    }
+    gm_pybatch_clear(b->batch);
+    for (size_t k = 0; k < n_sent; k++) {
+        gm_pycall_add_fused(b->batch, cases[sent[k]], &outs[sent[k]]);
+    }
+    return gm_pyworker_call(b->python, b->batch, b->results, err);
+}
+
+/* What each sent case's result means for its fused outputs. */
+static void gm_backend_external_judge(gm_backend *b, const gm_case *const *cases,
+                                      gm_outputs *outs, const gm_outputs *models,
+                                      const size_t *sent, size_t n_sent) {
+    for (size_t k = 0; k < n_sent; k++) {
+        size_t i = sent[k];
+        if (b->results[k].status != GM_PYCALL_RETURNED) {
+            gm_backend_target_failed(b, cases[i], &outs[i], &b->results[k]);
+        } else {
+            gm_backend_check_deviation(cases[i], &models[i], &outs[i]);
+        }
+    }
+}
+
 static bool gm_backend_external_batch(gm_backend *b, const gm_case *const *cases,
                                       gm_outputs *outs, size_t n, gm_error *err) {
     size_t *sent = malloc((n ? n : 1) * sizeof *sent), n_sent = 0;
     gm_outputs *models = calloc(n ? n : 1, sizeof *models);
     bool ok = sent != NULL && models != NULL && gm_backend_results_room(b, n, err);
-    if (b->python != NULL) {
-        gm_pybatch_clear(b->batch);
+    if (sent == NULL || models == NULL) {
+        gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
     }
     for (size_t i = 0; ok && i < n; i++) {
         bool safe = false;
         ok = gm_backend_model_says_safe(cases[i], &models[i], &outs[i], err, &safe);
         if (ok && safe) {
             sent[n_sent++] = i;
-            if (b->python != NULL) {
-                gm_pycall_add_fused(b->batch, cases[i], &outs[i]);
-            }
         }
     }
-    if (ok && b->python != NULL) {
-        ok = gm_pyworker_call(b->python, b->batch, b->results, err);
-    } else {
-        for (size_t k = 0; ok && k < n_sent; k++) {
-            gm_backend_lib_call(b, cases[sent[k]], &outs[sent[k]], &b->results[k]);
-        }
-    }
+    ok = ok && gm_backend_external_send(b, cases, outs, sent, n_sent, err);
     bool broke = false;
     for (size_t k = 0; ok && k < n_sent; k++) {
         broke = broke || b->results[k].status >= GM_PYCALL_CRASHED;
     }
     if (ok && broke && n_sent > 1) {
         ok = gm_backend_external_bisect(b, cases, outs, sent, n_sent, err);
-    } else {
-        for (size_t k = 0; ok && k < n_sent; k++) {
-            size_t i = sent[k];
-            if (b->results[k].status != GM_PYCALL_RETURNED) {
-                gm_backend_target_failed(b, cases[i], &outs[i], &b->results[k]);
-            } else {
-                gm_backend_check_deviation(cases[i], &models[i], &outs[i]);
-            }
-        }
-    }
-    if (sent == NULL || models == NULL) {
-        gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
+    } else if (ok) {
+        gm_backend_external_judge(b, cases, outs, models, sent, n_sent);
     }
     for (size_t i = 0; models != NULL && i < n; i++) {
         gm_outputs_free(&models[i]);
