@@ -169,3 +169,58 @@ bool gm_wire_case_decode(const char *bytes, size_t len, gm_case *c, gm_error *er
     }
     return at == len || gm_error_set(err, GM_ERR_FORMAT, "worker: trailing bytes after a case");
 }
+
+static size_t gm_wire_outputs_bytes(const gm_buffer *b) {
+    return gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
+}
+
+char *gm_wire_outputs_encode(const gm_outputs *o, size_t *len) {
+    uint32_t error_len = o->error ? (uint32_t)strlen(o->error) : 0;
+    size_t total = 5 + error_len;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        total += gm_wire_outputs_bytes(&o->buf[id]);
+    }
+    char *p = malloc(total + 1);
+    if (p == NULL) {
+        return NULL;
+    }
+    p[0] = o->error != NULL;
+    memcpy(p + 1, &error_len, 4);
+    memcpy(p + 5, o->error ? o->error : "", error_len);
+    size_t at = 5 + error_len;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        size_t bytes = gm_wire_outputs_bytes(&o->buf[id]);
+        if (bytes > 0) {
+            memcpy(p + at, o->buf[id].data, bytes);
+        }
+        at += bytes;
+    }
+    *len = total;
+    return p;
+}
+
+bool gm_wire_outputs_decode(const char *p, size_t len, gm_outputs *out) {
+    uint32_t error_len = 0;
+    if (len < 5) {
+        return false;
+    }
+    memcpy(&error_len, p + 1, 4);
+    size_t at = 5 + (size_t)error_len;
+    if (at > len) {
+        return false;
+    }
+    if (p[0]) {
+        gm_outputs_set_error(out, "%.*s", (int)error_len, p + 5);
+    }
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        size_t bytes = gm_wire_outputs_bytes(&out->buf[id]);
+        if (bytes > len - at) {
+            return false;
+        }
+        if (bytes > 0) {
+            memcpy(out->buf[id].data, p + at, bytes);
+        }
+        at += bytes;
+    }
+    return at == len;
+}

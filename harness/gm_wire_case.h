@@ -15,6 +15,7 @@
 
 #include "gm_case.h"
 #include "gm_error.h"
+#include "gm_outputs.h"
 
 /* A malloc'd encoding of `c` (NULL when memory runs out); *len its size. */
 char *gm_wire_case_encode(const gm_case *c, size_t *len);
@@ -22,5 +23,14 @@ char *gm_wire_case_encode(const gm_case *c, size_t *len);
 /* Rebuilds a case (fresh from gm_case_init) from an encoding; false when
  * the bytes are not one (err set) or memory runs out. */
 bool gm_wire_case_decode(const char *bytes, size_t len, gm_case *c, gm_error *err);
+
+/* The fused side's answer for one case: u8 has_error, u32 error length,
+ * the error, then the raw bytes of each present buffer of `o` in gm_buf_id
+ * order. Malloc'd (NULL when memory runs out); *len its size. */
+char *gm_wire_outputs_encode(const gm_outputs *o, size_t *len);
+
+/* Writes an answer into `out`, which gm_outputs_prepare made for the same
+ * case (it gives the buffers' sizes); false when the bytes do not fit. */
+bool gm_wire_outputs_decode(const char *bytes, size_t len, gm_outputs *out);
 
 #endif

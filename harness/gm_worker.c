@@ -54,35 +54,6 @@ static void gm_worker_engine_close(gm_worker_engine *e) {
 
 /* ---- the worker process ------------------------------------------------ */
 
-/* RESULT payload: u8 has_error, u32 error length, the error, then the raw
- * bytes of each present buffer in gm_buf_id order. */
-static char *gm_worker_encode_result(const gm_outputs *o, size_t *len) {
-    uint32_t error_len = o->error ? (uint32_t)strlen(o->error) : 0;
-    size_t total = 5 + error_len;
-    for (int id = 0; id < GM_BUF_COUNT; id++) {
-        const gm_buffer *b = &o->buf[id];
-        total += gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
-    }
-    char *p = malloc(total + 1);
-    if (p == NULL) {
-        return NULL;
-    }
-    p[0] = o->error != NULL;
-    memcpy(p + 1, &error_len, 4);
-    memcpy(p + 5, o->error ? o->error : "", error_len);
-    size_t at = 5 + error_len;
-    for (int id = 0; id < GM_BUF_COUNT; id++) {
-        const gm_buffer *b = &o->buf[id];
-        size_t bytes = gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
-        if (bytes > 0) {
-            memcpy(p + at, b->data, bytes);
-        }
-        at += bytes;
-    }
-    *len = total;
-    return p;
-}
-
 /* One RUN request; false when the worker must exit (device error). */
 static bool gm_worker_serve_one(gm_worker_engine *cu, int fd, const char *bytes, size_t len) {
     gm_case c;
@@ -95,7 +66,7 @@ static bool gm_worker_serve_one(gm_worker_engine *cu, int fd, const char *bytes,
     bool alive = true;
     if (ok) {
         size_t n = 0;
-        char *payload = gm_worker_encode_result(&out, &n);
+        char *payload = gm_wire_outputs_encode(&out, &n);
         alive = payload != NULL && gm_wire_send(fd, GM_WIRE_RESULT, payload, n);
         free(payload);
     } else {
@@ -220,33 +191,6 @@ void gm_worker_stop(gm_worker *w) {
 unsigned gm_worker_restarts(const gm_worker *w) { return w->restarts; }
 unsigned gm_worker_hangs(const gm_worker *w) { return w->hangs; }
 
-static bool gm_worker_decode_result(const char *p, size_t len, gm_outputs *out) {
-    uint32_t error_len = 0;
-    if (len < 5) {
-        return false;
-    }
-    memcpy(&error_len, p + 1, 4);
-    size_t at = 5 + (size_t)error_len;
-    if (at > len) {
-        return false;
-    }
-    if (p[0]) {
-        gm_outputs_set_error(out, "%.*s", (int)error_len, p + 5);
-    }
-    for (int id = 0; id < GM_BUF_COUNT; id++) {
-        gm_buffer *b = &out->buf[id];
-        size_t bytes = gm_buffer_count(b) * (b->is_int64 ? 8 : 4);
-        if (bytes > len - at) {
-            return false;
-        }
-        if (bytes > 0) {
-            memcpy(b->data, p + at, bytes);
-        }
-        at += bytes;
-    }
-    return at == len;
-}
-
 /* The worker failed on `c`: save the case, replace the worker, say so. */
 static bool gm_worker_fail(gm_worker *w, const gm_case *c, const char *what,
                            const char *crash_dir, gm_error *err) {
@@ -289,7 +233,7 @@ bool gm_worker_run(gm_worker *w, const gm_case *c, gm_outputs *out, const char *
     char *payload = NULL;
     size_t len = 0;
     bool answered = sent && gm_wire_receive(w->fd, &type, &payload, &len);
-    bool ok = answered && type == GM_WIRE_RESULT && gm_worker_decode_result(payload, len, out);
+    bool ok = answered && type == GM_WIRE_RESULT && gm_wire_outputs_decode(payload, len, out);
     if (!ok) {
         const char *what = answered && type == GM_WIRE_DEVICE_ERROR ? payload
                                                                      : "the worker process died";
@@ -334,7 +278,7 @@ gm_worker_status gm_worker_call(gm_worker *w, const gm_case *c, gm_outputs *out,
     size_t len = 0;
     bool answered = sent && gm_wire_receive(w->fd, &type, &payload, &len);
     gm_worker_status s = GM_WORKER_OK;
-    if (!(answered && type == GM_WIRE_RESULT && gm_worker_decode_result(payload, len, out))) {
+    if (!(answered && type == GM_WIRE_RESULT && gm_wire_outputs_decode(payload, len, out))) {
         s = answered && type == GM_WIRE_DEVICE_ERROR ? GM_WORKER_DEVICE_ERROR : GM_WORKER_DIED;
         snprintf(what, size, "%.2000s",
                  s == GM_WORKER_DEVICE_ERROR ? payload : "the worker process died");
