@@ -14,6 +14,7 @@
 #include "cmd_run.h"
 #include "cmd_show.h"
 #include "cmd_sweep.h"
+#include "cmd_hub.h"
 #include "cmd_triage.h"
 
 #ifndef GMFUZZ_VERSION
@@ -137,6 +138,7 @@ int main(int argc, char **argv) {
         {"fuzz", cmd_fuzz_main},
         {"sweep", cmd_sweep_main},
         {"sweep-job", cmd_sweep_job_main},
+        {"target-hub", cmd_hub_main},
         {"minimize", cmd_minimize_main},
         {"triage", cmd_triage_main},
         {"show", cmd_show_main},

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_decode.h"
 
@@ -68,6 +69,17 @@ static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
     return true;
 }
 
+/* $GMFUZZ_TARGET_HUB (and $GMFUZZ_TARGET_HUBS, N): the target runs in the
+ * campaign's hub @NAME.K, K = our pid mod N (cli/campaign_hub.h). */
+static bool fuzz_harness_hub(gm_target_spec *t, gm_error *err) {
+    const char *hub = fuzz_harness_env("GMFUZZ_TARGET_HUB", "");
+    long n = strtol(fuzz_harness_env("GMFUZZ_TARGET_HUBS", "0"), NULL, 10);
+    int len = n > 0 ? snprintf(t->hub, sizeof t->hub, "%s.%ld", hub, (long)getpid() % n)
+                    : snprintf(t->hub, sizeof t->hub, "%s", hub);
+    return len < (int)sizeof t->hub ||
+           gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_HUB: '%s' is too long", hub);
+}
+
 /* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE and
  * $GMFUZZ_TARGET_TIMEOUT) when set, else the binary's builtin backend. */
 static bool fuzz_harness_target(gm_backend_kind kind, gm_target_spec *t, gm_error *err) {
@@ -75,6 +87,9 @@ static bool fuzz_harness_target(gm_backend_kind kind, gm_target_spec *t, gm_erro
     gm_target_builtin(t, kind);
     if (spec != NULL && !gm_target_parse(spec, t, err)) {
         gm_error_prefix(err, "GMFUZZ_TARGET");
+        return false;
+    }
+    if (!fuzz_harness_hub(t, err)) {
         return false;
     }
     const char *device = fuzz_harness_env("GMFUZZ_TARGET_DEVICE", "cuda");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gm_backend_impl.h"
+#include "gm_hub.h"
 #include "gm_json.h"
 #include "gm_paths.h"
 #include "gm_pycall.h"
@@ -21,6 +22,7 @@ struct gm_backend {
     gm_target_spec spec;
     gm_worker *worker;     /* the GPU backends and lib: run in a worker process */
     gm_pyworker *python;   /* python: */
+    gm_hub_client *hub;    /* any target, run by a target hub (spec.hub) */
     gm_pybatch *batch;
     gm_pycall_result *results;
     size_t results_cap;
@@ -105,12 +107,23 @@ static bool gm_backend_open_lib(gm_backend *b, gm_error *err) {
     return gm_backend_record_identity(b, &seen, err);
 }
 
+/* The target runs in the hub @spec.hub; an external one's record is the
+ * hub's. */
+static bool gm_backend_open_hub(gm_backend *b, gm_error *err) {
+    if (!gm_hub_client_open(b->spec.hub, &b->hub, err)) {
+        return false;
+    }
+    const gm_target_record *seen = gm_hub_client_identity(b->hub);
+    return !gm_target_is_external(&b->spec) || gm_backend_record_identity(b, seen, err);
+}
+
 bool gm_backend_open_target(const gm_target_spec *spec, gm_backend **out, gm_error *err) {
     gm_backend *b = NULL;
     if (!gm_backend_alloc(spec, &b, err)) {
         return false;
     }
-    bool ok = spec->kind == GM_TARGET_PYTHON ? gm_backend_open_python(b, err)
+    bool ok = spec->hub[0]                   ? gm_backend_open_hub(b, err)
+              : spec->kind == GM_TARGET_PYTHON ? gm_backend_open_python(b, err)
               : spec->kind == GM_TARGET_LIB  ? gm_backend_open_lib(b, err)
                                              : gm_backend_open_builtin(b, err);
     if (!ok) {
@@ -133,6 +146,7 @@ void gm_backend_close(gm_backend *b) {
     }
     gm_worker_stop(b->worker);
     gm_pyworker_stop(b->python);
+    gm_hub_client_close(b->hub);
     gm_pybatch_free(b->batch);
     free(b->results);
     gm_target_record_free(&b->identity);
@@ -154,7 +168,9 @@ const gm_target_record *gm_backend_identity(const gm_backend *b) {
 
 gm_backend_restarts gm_backend_restart_counts(const gm_backend *b) {
     gm_backend_restarts r = {0};
-    if (b->python != NULL) {
+    if (b->hub != NULL) {
+        r = gm_hub_client_restarts(b->hub);
+    } else if (b->python != NULL) {
         r.crashed = gm_pyworker_restarts(b->python, GM_PYCALL_CRASHED);
         r.hung = gm_pyworker_restarts(b->python, GM_PYCALL_HUNG);
     } else if (b->worker != NULL) {
@@ -256,12 +272,33 @@ static bool gm_backend_external_bisect(gm_backend *b, const gm_case *const *case
     return true;
 }
 
+/* The cases `sent` (indices into cases/outs) in one batch to the hub. */
+static bool gm_backend_hub_send(gm_backend *b, const gm_case *const *cases, gm_outputs *outs,
+                                const size_t *sent, size_t n_sent, gm_pycall_result *results,
+                                gm_error *err) {
+    const gm_case **picked = malloc((n_sent ? n_sent : 1) * sizeof *picked);
+    gm_outputs **into = malloc((n_sent ? n_sent : 1) * sizeof *into);
+    bool ok = picked != NULL && into != NULL;
+    for (size_t k = 0; ok && k < n_sent; k++) {
+        picked[k] = cases[sent[k]];
+        into[k] = &outs[sent[k]];
+    }
+    ok = ok ? gm_hub_client_call(b->hub, picked, into, n_sent, results, err)
+            : gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n_sent);
+    free(picked);
+    free(into);
+    return ok;
+}
+
 /* The cases `sent` (indices into cases/outs) on the target: one CALL for a
  * python: worker, one call each for a lib: worker; b->results[k] for the
  * k-th. */
 static bool gm_backend_external_send(gm_backend *b, const gm_case *const *cases,
                                      gm_outputs *outs, const size_t *sent, size_t n_sent,
                                      gm_error *err) {
+    if (b->hub != NULL) {
+        return gm_backend_hub_send(b, cases, outs, sent, n_sent, b->results, err);
+    }
     if (b->python == NULL) {
         for (size_t k = 0; k < n_sent; k++) {
             gm_backend_lib_call(b, cases[sent[k]], &outs[sent[k]], &b->results[k]);
@@ -291,7 +328,7 @@ static void gm_backend_external_judge(gm_backend *b, const gm_case *const *cases
 
 static bool gm_backend_external_batch(gm_backend *b, const gm_case *const *cases,
                                       gm_outputs *outs, size_t n, gm_error *err) {
-    size_t *sent = malloc((n ? n : 1) * sizeof *sent), n_sent = 0;
+    size_t *sent = calloc(n ? n : 1, sizeof *sent), n_sent = 0;
     gm_outputs *models = calloc(n ? n : 1, sizeof *models);
     bool ok = sent != NULL && models != NULL && gm_backend_results_room(b, n, err);
     if (sent == NULL || models == NULL) {
@@ -322,9 +359,41 @@ static bool gm_backend_external_batch(gm_backend *b, const gm_case *const *cases
     return ok;
 }
 
+/* A builtin backend's cases on the hub: its failure on a case is the
+ * failure of the run, the case saved first, as a worker of our own does. */
+static bool gm_backend_hub_builtin(gm_backend *b, const gm_case *const *cases, gm_outputs *outs,
+                                   size_t n, gm_error *err) {
+    size_t *all = calloc(n ? n : 1, sizeof *all);
+    bool ok = all != NULL && gm_backend_results_room(b, n, err);
+    for (size_t i = 0; ok && i < n; i++) {
+        all[i] = i;
+        ok = gm_outputs_prepare(&outs[i], cases[i], err);
+    }
+    ok = ok && gm_backend_hub_send(b, cases, outs, all, n, b->results, err);
+    for (size_t i = 0; ok && i < n; i++) {
+        if (b->results[i].status != GM_PYCALL_RETURNED) {
+            char saved[1200] = "case not saved (no crash folder)", path[1024];
+            gm_error save_err = {0};
+            if (b->crash_dir != NULL) {
+                bool done = gm_backend_save_crash(b->crash_dir, cases[i], b->results[i].message,
+                                                  path, sizeof path, &save_err);
+                snprintf(saved, sizeof saved, done ? "case saved to %s" : "case NOT saved: %s",
+                         done ? path : save_err.msg);
+            }
+            ok = gm_error_set(err, GM_ERR_DEVICE, "%.1500s; %s (target hub @%s)",
+                              b->results[i].message, saved, b->spec.hub);
+        }
+    }
+    free(all);
+    return ok;
+}
+
 bool gm_backend_run(gm_backend *b, const gm_case *c, gm_outputs *out, gm_error *err) {
     if (gm_target_is_external(&b->spec)) {
         return gm_backend_external_batch(b, &c, out, 1, err);
+    }
+    if (b->hub != NULL) {
+        return gm_backend_hub_builtin(b, &c, out, 1, err);
     }
     if (b->worker != NULL) {
         return gm_worker_run(b->worker, c, out, b->crash_dir, err);
@@ -337,10 +406,41 @@ bool gm_backend_run_batch(gm_backend *b, const gm_case *const *cases, gm_outputs
     if (gm_target_is_external(&b->spec)) {
         return gm_backend_external_batch(b, cases, outs, n, err);
     }
+    if (b->hub != NULL) {
+        return gm_backend_hub_builtin(b, cases, outs, n, err);
+    }
     for (size_t i = 0; i < n; i++) {
         if (!gm_backend_run(b, cases[i], &outs[i], err)) {
             return false;
         }
+    }
+    return true;
+}
+
+bool gm_backend_run_raw(gm_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
+                        gm_pycall_result *results, gm_error *err) {
+    if (gm_target_is_external(&b->spec)) {
+        size_t *all = calloc(n ? n : 1, sizeof *all);
+        bool ok = all != NULL && gm_backend_results_room(b, n, err);
+        for (size_t i = 0; ok && i < n; i++) {
+            all[i] = i;
+        }
+        ok = ok && gm_backend_external_send(b, cases, outs, all, n, err);
+        if (ok) {
+            memcpy(results, b->results, n * sizeof *results);
+        }
+        free(all);
+        return ok;
+    }
+    for (size_t i = 0; i < n; i++) {
+        gm_error run_err = {0};
+        bool ran = gm_backend_run(b, cases[i], &outs[i], &run_err);
+        if (!ran && run_err.code != GM_ERR_DEVICE) {
+            *err = run_err;
+            return false;
+        }
+        results[i].status = ran ? GM_PYCALL_RETURNED : GM_PYCALL_CRASHED;
+        snprintf(results[i].message, sizeof results[i].message, "%s", ran ? "" : run_err.msg);
     }
     return true;
 }

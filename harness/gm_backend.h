@@ -28,6 +28,7 @@
 #include "gm_error.h"
 #include "gm_json.h"
 #include "gm_outputs.h"
+#include "gm_pyworker.h"
 #include "gm_target.h"
 
 typedef struct gm_backend gm_backend;
@@ -56,6 +57,14 @@ const gm_target_record *gm_backend_identity(const gm_backend *b);
  * (one round trip, one synchronization); the builtin ones in turn. */
 bool gm_backend_run_batch(gm_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
                           gm_error *err);
+
+/* The target's own answers for n cases whose outs hold their prior
+ * contents: no screen by the fused model, no deviation check, no saving,
+ * no bisection of a crashed batch (what the target hub runs, gm_hub.h).
+ * results[i] RETURNED: outs[i] holds the target's writes; a builtin
+ * backend's failure is CRASHED with its message. */
+bool gm_backend_run_raw(gm_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
+                        gm_pycall_result *results, gm_error *err);
 
 /* How many times the worker was replaced, by cause. */
 typedef struct {

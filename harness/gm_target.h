@@ -41,6 +41,7 @@ typedef struct {
     char function[GM_TARGET_NAME_MAX];  /* python: FUNCTION ("" = the role's default) */
     bool device_cpu;                    /* python: tensors on the CPU (--target-device cpu) */
     double timeout_s;                   /* external: the limit of one call */
+    char hub[GM_TARGET_NAME_MAX];       /* "": run here; else the target hub @hub runs it (gm_hub.h) */
 } gm_target_spec;
 
 const char *gm_backend_kind_name(gm_backend_kind kind);

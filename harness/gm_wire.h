@@ -16,6 +16,8 @@ typedef enum {
     GM_WIRE_RESULT,       /* worker -> harness: payload: gm_wire_result layout */
     GM_WIRE_DEVICE_ERROR, /* worker -> harness: payload: the error; the worker exits */
     GM_WIRE_STOP,         /* harness -> worker: exit */
+    GM_WIRE_BATCH,        /* client -> target hub: cases (gm_hub.h) */
+    GM_WIRE_ANSWERS,      /* target hub -> client: one answer per case */
 } gm_wire_type;
 
 /* Sends one message; false when the peer is gone. */

@@ -33,3 +33,4 @@ gmfuzz_cli_test(agree_cpu_generated 0 "^450 passed, 0 failed"
 
 # What crosses the socket to a GPU worker (runs everywhere).
 gmfuzz_test(test_wire_case SOURCES test_wire_case.c LIBS gmfuzz_harness ARGS ${GMFUZZ_VECTORS})
+gmfuzz_test(test_hub SOURCES test_hub.c LIBS gmfuzz_harness)

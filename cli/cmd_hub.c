@@ -1,0 +1,100 @@
+#include "cmd_hub.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cli_options.h"
+#include "gm_hub.h"
+
+static const char cmd_hub_usage[] =
+    "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"
+    "                         [--target-timeout S] [--parent PID]\n"
+    "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
+    "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
+    "SIGTERM or SIGINT, or until the process PID is gone.\n";
+
+static volatile sig_atomic_t cmd_hub_stop;
+
+static void cmd_hub_on_signal(int sig) {
+    (void)sig;
+    cmd_hub_stop = 1;
+}
+
+typedef struct {
+    gm_target_spec spec;
+    const char *name;
+    pid_t parent;
+} cmd_hub_options;
+
+static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
+    static const struct option longs[] = {
+        {"name", required_argument, NULL, 'n'},     {"target", required_argument, NULL, 't'},
+        {"target-device", required_argument, NULL, 'd'},
+        {"target-timeout", required_argument, NULL, 's'},
+        {"parent", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    gm_target_builtin(&o->spec, GM_BACKEND_CUDA);
+    gm_error err = {0};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 'n': o->name = optarg; break;
+        case 't':
+            if (!gm_target_parse(optarg, &o->spec, &err)) {
+                fprintf(stderr, "gmfuzz target-hub: --target: %s\n", err.msg);
+                return false;
+            }
+            break;
+        case 'd': o->spec.device_cpu = strcmp(optarg, "cpu") == 0; break;
+        case 's': o->spec.timeout_s = strtod(optarg, &end); break;
+        case 'p': o->parent = (pid_t)strtol(optarg, &end, 10); break;
+        case 'h': fputs(cmd_hub_usage, stdout); exit(CLI_EXIT_OK);
+        default: fputs(cmd_hub_usage, stderr); return false;
+        }
+        if (end != NULL && *end != '\0') {
+            fprintf(stderr, "gmfuzz target-hub: '%s' is not a number\n", optarg);
+            return false;
+        }
+    }
+    if (o->name == NULL || optind != argc) {
+        fputs(cmd_hub_usage, stderr);
+        return false;
+    }
+    return true;
+}
+
+int cmd_hub_main(int argc, char **argv) {
+    cmd_hub_options o = {0};
+    if (!cmd_hub_parse(argc, argv, &o)) {
+        return CLI_EXIT_USAGE;
+    }
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the campaign */
+    struct sigaction sa = {.sa_handler = cmd_hub_on_signal};
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    gm_error err = {0};
+    gm_hub_stats st = {0};
+    bool ok = gm_hub_serve(&o.spec, o.name, &cmd_hub_stop, o.parent, &st, &err);
+    double per_case = st.cases ? st.target_s / (double)st.cases * 1e6 : 0;
+    fprintf(stderr,
+            "gmfuzz target-hub @%s: %" PRIu64 " rounds, %" PRIu64 " cases (%.1f a round); "
+            "target %.2f s (%.0f us a case), reading %.2f s, answering %.2f s; slowest round "
+            "%.1f ms (%" PRIu64 " cases); largest case %" PRIu64 " bytes\n",
+            o.name, st.rounds, st.cases, st.rounds ? (double)st.cases / (double)st.rounds : 0.0,
+            st.target_s, per_case, st.read_s, st.answer_s, st.max_round_s * 1e3,
+            st.max_round_cases, st.max_case_bytes);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz target-hub @%s: %s\n", o.name, err.msg);
+        return err.code == GM_ERR_DEVICE ? CLI_EXIT_BACKEND : CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}

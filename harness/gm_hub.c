@@ -1,0 +1,336 @@
+#define _GNU_SOURCE /* accept4 */
+#include "gm_hub.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gm_backend_impl.h"
+#include "gm_hub_wire.h"
+#include "gm_wire.h"
+#include "gm_wire_case.h"
+
+#define GM_HUB_CLIENTS_MAX 1024
+#define GM_HUB_POLL_MS 250 /* how often the loop looks at *stop and the parent */
+
+bool gm_hub_address(const char *name, void *sockaddr_un, unsigned *len) {
+    struct sockaddr_un *a = sockaddr_un;
+    size_t n = strlen(name);
+    if (n == 0 || n + 1 > sizeof a->sun_path) {
+        return false;
+    }
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    memcpy(a->sun_path + 1, name, n); /* sun_path[0] == 0: the abstract namespace */
+    *len = (unsigned)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+    return true;
+}
+
+/* One round: every case the clients sent, in order, with its client. */
+typedef struct {
+    gm_case *cases;
+    gm_outputs *outs;
+    const gm_case **ptrs;
+    gm_pycall_result *results;
+    int *owner; /* index into the client table */
+    size_t n, cap;
+    size_t max_bytes; /* the largest encoded case seen */
+} gm_hub_round;
+
+typedef struct {
+    gm_backend *backend;   /* external targets and builtin:cpu */
+    gm_backend_cuda *cuda; /* builtin CUDA targets: in this very process */
+    bool device_broken;    /* a CUDA error: the hub ends after answering */
+    int listen_fd;
+    int fds[GM_HUB_CLIENTS_MAX];
+    bool asked[GM_HUB_CLIENTS_MAX]; /* sent a batch this round (an empty one too) */
+    size_t n_clients;
+    gm_hub_round round;
+    char *hello;
+    size_t hello_len;
+    gm_hub_stats stats;
+} gm_hub;
+
+static double gm_hub_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static bool gm_hub_round_room(gm_hub_round *r, size_t more) {
+    if (r->n + more <= r->cap) {
+        return true;
+    }
+    size_t cap = r->cap ? r->cap : 64;
+    while (cap < r->n + more) {
+        cap *= 2;
+    }
+    gm_case *cases = realloc(r->cases, cap * sizeof *cases);
+    r->cases = cases ? cases : r->cases;
+    gm_outputs *outs = realloc(r->outs, cap * sizeof *outs);
+    r->outs = outs ? outs : r->outs;
+    const gm_case **ptrs = realloc(r->ptrs, cap * sizeof *ptrs);
+    r->ptrs = ptrs ? ptrs : r->ptrs;
+    gm_pycall_result *results = realloc(r->results, cap * sizeof *results);
+    r->results = results ? results : r->results;
+    int *owner = realloc(r->owner, cap * sizeof *owner);
+    r->owner = owner ? owner : r->owner;
+    if (!cases || !outs || !ptrs || !results || !owner) {
+        return false;
+    }
+    r->cap = cap;
+    return true;
+}
+
+static void gm_hub_round_clear(gm_hub_round *r) {
+    for (size_t i = 0; i < r->n; i++) {
+        gm_case_free(&r->cases[i]);
+        gm_outputs_free(&r->outs[i]);
+    }
+    r->n = 0;
+}
+
+static void gm_hub_round_free(gm_hub_round *r) {
+    gm_hub_round_clear(r);
+    free(r->cases);
+    free(r->outs);
+    free(r->ptrs);
+    free(r->results);
+    free(r->owner);
+}
+
+/* Adds one encoded case of client `owner` to the round. */
+static bool gm_hub_round_add(void *ctx, int owner, const char *bytes, size_t len) {
+    gm_hub_round *r = ctx;
+    r->max_bytes = len > r->max_bytes ? len : r->max_bytes;
+    if (!gm_hub_round_room(r, 1)) {
+        return false;
+    }
+    size_t i = r->n;
+    gm_case_init(&r->cases[i]);
+    gm_outputs_init(&r->outs[i]);
+    gm_error err = {0};
+    if (!gm_wire_case_decode(bytes, len, &r->cases[i], &err) ||
+        !gm_outputs_prepare(&r->outs[i], &r->cases[i], &err)) {
+        gm_case_free(&r->cases[i]);
+        gm_outputs_free(&r->outs[i]);
+        return false;
+    }
+    r->owner[i] = owner;
+    r->n++;
+    return true;
+}
+
+static void gm_hub_drop_client(gm_hub *h, size_t k) {
+    close(h->fds[k]);
+    h->fds[k] = -1;
+}
+
+/* Reads one BATCH from client k into the round; a client that hung up or
+ * sent something else is dropped. */
+static void gm_hub_read_client(gm_hub *h, size_t k) {
+    gm_wire_type type;
+    char *payload = NULL;
+    size_t len = 0;
+    bool ok = gm_wire_receive(h->fds[k], &type, &payload, &len) && type == GM_WIRE_BATCH &&
+              gm_hub_wire_each_case(payload, len, &h->round, (int)k, gm_hub_round_add);
+    free(payload);
+    if (!ok) {
+        gm_hub_drop_client(h, k);
+    }
+    h->asked[k] = ok;
+}
+
+static void gm_hub_accept(gm_hub *h) {
+    int fd = accept4(h->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    size_t k = 0;
+    while (k < h->n_clients && h->fds[k] >= 0) {
+        k++;
+    }
+    if (k == GM_HUB_CLIENTS_MAX || !gm_wire_send(fd, GM_WIRE_HELLO, h->hello, h->hello_len)) {
+        close(fd);
+        return;
+    }
+    h->fds[k] = fd;
+    h->n_clients = k == h->n_clients ? k + 1 : h->n_clients;
+}
+
+/* A builtin CUDA target runs here, with no worker between the hub and the
+ * GPU (one hop less per case). A CUDA error may be sticky, so after one the
+ * cases left are not run, every case is answered, and the hub ends: the
+ * campaign starts a fresh one (a fresh context) and the clients reconnect. */
+static void gm_hub_run_cuda(gm_hub *h) {
+    gm_hub_round *r = &h->round;
+    for (size_t i = 0; i < r->n; i++) {
+        gm_pycall_result *res = &r->results[i];
+        gm_error e = {0};
+        if (h->device_broken) {
+            res->status = GM_PYCALL_CRASHED;
+            snprintf(res->message, sizeof res->message,
+                     "not run: the device failed on an earlier case of the batch");
+        } else if (gm_backend_cuda_run(h->cuda, r->ptrs[i], &r->outs[i], &e)) {
+            res->status = GM_PYCALL_RETURNED;
+            res->message[0] = '\0';
+        } else {
+            res->status = GM_PYCALL_CRASHED;
+            snprintf(res->message, sizeof res->message, "%s", e.msg);
+            h->device_broken = true;
+        }
+    }
+}
+
+static bool gm_hub_run_target(gm_hub *h, gm_error *err) {
+    gm_hub_round *r = &h->round;
+    if (h->cuda != NULL) {
+        gm_hub_run_cuda(h);
+        return true;
+    }
+    return gm_backend_run_raw(h->backend, r->ptrs, r->outs, r->n, r->results, err);
+}
+
+static gm_backend_restarts gm_hub_restarts(const gm_hub *h) {
+    return h->backend ? gm_backend_restart_counts(h->backend) : (gm_backend_restarts){0};
+}
+
+/* The round on the target, then each client's answers. The restarts the
+ * round caused go to the first client with a failed case. */
+static bool gm_hub_run_round(gm_hub *h, gm_error *err) {
+    gm_hub_round *r = &h->round;
+    bool any = false;
+    for (size_t k = 0; k < h->n_clients; k++) {
+        any = any || h->asked[k];
+    }
+    if (!any) {
+        return true;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        r->ptrs[i] = &r->cases[i]; /* now: the cases array moved as it grew */
+    }
+    gm_backend_restarts before = gm_hub_restarts(h);
+    double t0 = gm_hub_now();
+    if (!gm_hub_run_target(h, err)) {
+        return false;
+    }
+    double t1 = gm_hub_now();
+    gm_hub_stats *st = &h->stats;
+    st->rounds++;
+    st->cases += r->n;
+    st->target_s += t1 - t0;
+    if (t1 - t0 > st->max_round_s) {
+        st->max_round_s = t1 - t0;
+        st->max_round_cases = r->n;
+    }
+    gm_backend_restarts after = gm_hub_restarts(h);
+    gm_backend_restarts caused = {after.crashed - before.crashed, after.hung - before.hung};
+    int blamed = -1;
+    for (size_t i = 0; i < r->n && blamed < 0; i++) {
+        blamed = r->results[i].status >= GM_PYCALL_CRASHED ? r->owner[i] : -1;
+    }
+    for (size_t k = 0; k < h->n_clients; k++) {
+        if (h->fds[k] < 0 || !h->asked[k]) {
+            continue;
+        }
+        h->asked[k] = false;
+        gm_backend_restarts mine = (int)k == blamed ? caused : (gm_backend_restarts){0};
+        if (!gm_hub_wire_send_answers(h->fds[k], r->results, r->outs, r->owner, r->n, (int)k,
+                                      mine)) {
+            gm_hub_drop_client(h, k);
+        }
+    }
+    gm_hub_round_clear(r);
+    st->answer_s += gm_hub_now() - t1;
+    return !h->device_broken ||
+           gm_error_set(err, GM_ERR_DEVICE, "a CUDA error: this hub ends, a fresh one follows");
+}
+
+/* Waits for clients and their batches; returns with a round to run (or
+ * none when it is time to look at the stop flag). */
+static void gm_hub_gather(gm_hub *h) {
+    struct pollfd p[GM_HUB_CLIENTS_MAX + 1];
+    p[0] = (struct pollfd){.fd = h->listen_fd, .events = POLLIN};
+    for (size_t k = 0; k < h->n_clients; k++) {
+        p[k + 1] = (struct pollfd){.fd = h->fds[k], .events = POLLIN};
+    }
+    if (poll(p, h->n_clients + 1, GM_HUB_POLL_MS) <= 0) {
+        return;
+    }
+    size_t n_clients = h->n_clients;
+    double t0 = gm_hub_now();
+    for (size_t k = 0; k < n_clients; k++) {
+        if (h->fds[k] >= 0 && p[k + 1].revents != 0) {
+            gm_hub_read_client(h, k);
+        }
+    }
+    h->stats.read_s += gm_hub_now() - t0;
+    if (p[0].revents & POLLIN) {
+        gm_hub_accept(h);
+    }
+}
+
+static bool gm_hub_listen(gm_hub *h, const char *name, gm_error *err) {
+    struct sockaddr_un a;
+    unsigned len = 0;
+    if (!gm_hub_address(name, &a, &len)) {
+        return gm_error_set(err, GM_ERR_USAGE, "target hub name '%s': empty or too long", name);
+    }
+    h->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (h->listen_fd < 0 || bind(h->listen_fd, (struct sockaddr *)&a, len) != 0 ||
+        listen(h->listen_fd, 128) != 0) {
+        return gm_error_set(err, GM_ERR_IO, "target hub @%s: %s", name, strerror(errno));
+    }
+    return true;
+}
+
+static bool gm_hub_open_target(gm_hub *h, const gm_target_spec *spec, gm_error *err) {
+    static const gm_cuda_mode modes[GM_BACKEND_COUNT] = {
+        [GM_BACKEND_CUDA] = GM_CUDA_CHECKED,
+        [GM_BACKEND_CUDA_GRAPH] = GM_CUDA_GRAPH,
+        [GM_BACKEND_CUDA_RAW] = GM_CUDA_RAW,
+    };
+    bool in_process = spec->kind == GM_TARGET_BUILTIN && spec->builtin != GM_BACKEND_CPU;
+    if (in_process) {
+        return gm_backend_cuda_open(modes[spec->builtin], &h->cuda, err) &&
+               gm_hub_wire_hello(NULL, &h->hello, &h->hello_len, err);
+    }
+    return gm_backend_open_target(spec, &h->backend, err) &&
+           gm_hub_wire_hello(gm_backend_identity(h->backend), &h->hello, &h->hello_len, err);
+}
+
+bool gm_hub_serve(const gm_target_spec *spec, const char *name, volatile sig_atomic_t *stop,
+                  pid_t parent, gm_hub_stats *stats, gm_error *err) {
+    gm_hub h = {.listen_fd = -1};
+    bool ok = gm_hub_open_target(&h, spec, err) && gm_hub_listen(&h, name, err);
+    while (ok && !*stop && (parent <= 0 || getppid() == parent)) {
+        gm_hub_gather(&h);
+        ok = gm_hub_run_round(&h, err);
+    }
+    for (size_t k = 0; k < h.n_clients; k++) {
+        if (h.fds[k] >= 0) {
+            close(h.fds[k]);
+        }
+    }
+    if (h.listen_fd >= 0) {
+        close(h.listen_fd);
+    }
+    h.stats.max_case_bytes = h.round.max_bytes;
+    if (stats != NULL) {
+        *stats = h.stats;
+    }
+    gm_hub_round_free(&h.round);
+    gm_backend_close(h.backend);
+    if (h.cuda != NULL) {
+        gm_backend_cuda_close(h.cuda);
+    }
+    free(h.hello);
+    return ok;
+}
