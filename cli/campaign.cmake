@@ -4,7 +4,8 @@ add_library(gmfuzz_campaign STATIC
   campaign_afl.c campaign_argv.c campaign_baseline.c campaign_engine.c campaign_failures.c
   campaign_libfuzzer.c campaign_log.c campaign_options.c campaign_proc.c campaign_record.c
   campaign_report.c campaign_repro.c campaign_run.c campaign_setup.c campaign_signal.c
-  campaign_stats.c campaign_status.c campaign_summary.c campaign_target.c campaign_worker.c)
+  campaign_stats.c campaign_status.c campaign_summary.c campaign_target.c campaign_worker.c
+  campaign_hub.c)
 target_include_directories(gmfuzz_campaign PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_triage gmfuzz_reports m)
 # Where the seeds, dictionary and baseline are, and where this tree builds

@@ -23,6 +23,9 @@ const char campaign_options_usage[] =
     "                            generated cases in batches, no coverage (gmfuzz sweep)\n"
     "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
     "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
+    "  --hubs N                  processes that own a GPU target for all jobs\n"
+    "                            (default: one per 8 jobs for a GPU target; 0: each\n"
+    "                            job has its own worker; docs/TARGETS.md)\n"
     "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
     "  --jobs N                  engine processes (default: all cores)\n"
@@ -55,6 +58,7 @@ void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
     o->engine = CAMPAIGN_LIBFUZZER;
     o->batch = 64;
+    o->hubs = -1;
     o->backend = "cpu";
     o->time_s = CAMPAIGN_DEFAULT_TIME_S;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -159,6 +163,11 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         o->jobs = (int)n;
         return ok;
     }
+    if (strcmp(flag, "--hubs") == 0) {
+        bool ok = campaign_options_uint(value, 0, 64, &n);
+        o->hubs = (int)n;
+        return ok;
+    }
     if (strcmp(flag, "--batch") == 0) {
         return campaign_options_uint(value, 1, 65536, &o->batch);
     }
@@ -188,7 +197,7 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
-                                         "--cases"};
+                                         "--cases", "--hubs"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;

@@ -44,6 +44,7 @@ typedef struct {
                                  instead of going on (GMFUZZ_KEEP_GOING) */
     bool minimize;            /* minimize representatives at the end */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
+    int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
     bool help;
 } campaign_options;
 

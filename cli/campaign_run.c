@@ -53,12 +53,18 @@ bool campaign_run_init(campaign_run *r, campaign_setup *s) {
         snprintf(r->problem, sizeof r->problem, "out of memory for the environment");
         return false;
     }
+    gm_error err = {0};
+    if (!campaign_hubs_start(&r->hubs, s, &r->env, &err)) {
+        snprintf(r->problem, sizeof r->problem, "%s", err.msg);
+        return false;
+    }
     /* A folder used before: its failures count, and are known to the jobs. */
     campaign_failures_scan(&r->failures, s->failures, s->start);
     return campaign_run_write_baseline(r);
 }
 
 void campaign_run_free(campaign_run *r) {
+    campaign_hubs_stop(&r->hubs);
     free(r->workers);
     campaign_failures_free(&r->failures);
     campaign_argv_free(&r->env);
@@ -219,6 +225,7 @@ static bool campaign_run_tick(campaign_run *r, double now, bool scan_due) {
         w->ended = w->proc.running && !campaign_proc_poll(&w->proc);
         any_ended |= w->ended;
     }
+    campaign_hubs_tick(&r->hubs, r->setup);
     bool fresh = (any_ended || scan_due) && campaign_run_scan(r);
     if (fresh && r->setup->opt.stop_on_new) {
         return true; /* the campaign ends: restart nothing */
@@ -264,10 +271,13 @@ static void campaign_run_finish(campaign_run *r) {
         }
     }
     free(procs);
+    campaign_hubs_stop(&r->hubs);
     r->elapsed_s = campaign_setup_elapsed(r->setup);
     campaign_status st;
     for (int i = 0; i < r->n_workers; i++) {
         campaign_engine_refresh(r->setup, &r->workers[i], r->elapsed_s);
+        r->target_crashed += r->workers[i].stats.target_crashed; /* the last runs' */
+        r->target_hung += r->workers[i].stats.target_hung;
     }
     campaign_run_totals(r, r->elapsed_s, false, &st);
     campaign_run_scan(r);
@@ -285,8 +295,9 @@ bool campaign_run_all(campaign_run *r) {
     double status_every = tty ? 1.0 : 10.0, last_status = 0.0, last_scan = 0.0;
     double last_sample = 0.0;
     campaign_run_status(r, 0.0, tty, false); /* the charts start from 0 */
+    double started = campaign_setup_elapsed(r->setup); /* target hubs took their start */
     for (int i = 0; i < r->n_workers; i++) {
-        campaign_run_start(r, &r->workers[i], 0.0);
+        campaign_run_start(r, &r->workers[i], started);
     }
     for (;;) {
         double now = campaign_setup_elapsed(r->setup);

@@ -10,6 +10,7 @@
 
 #include "campaign_argv.h"
 #include "campaign_failures.h"
+#include "campaign_hub.h"
 #include "campaign_setup.h"
 #include "campaign_worker.h"
 
@@ -19,6 +20,7 @@ typedef struct {
     int n_workers;
     campaign_failures failures;
     campaign_argv env;
+    campaign_hubs hubs;        /* GPU targets: the processes that own the target */
     double elapsed_s;          /* when the engines were stopped */
     uint64_t execs;            /* final totals */
     uint64_t coverage;

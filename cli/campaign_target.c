@@ -1,5 +1,7 @@
 #include "campaign_target.h"
 
+#include "campaign_hub.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,7 +113,9 @@ bool campaign_target_find(const campaign_options *o, char *out, size_t size, gm_
     char names[2][64];
     int n_names = 1;
     if (o->engine == CAMPAIGN_LIBFUZZER) {
-        snprintf(names[0], sizeof names[0], "gmfuzz-libfuzzer-%s", o->backend);
+        /* With target hubs the job never touches the GPU: the CPU build will do. */
+        snprintf(names[0], sizeof names[0], "gmfuzz-libfuzzer-%s",
+                 campaign_hub_count(o) > 0 ? "cpu" : o->backend);
     } else {
         snprintf(names[0], sizeof names[0], "gmfuzz-afl-%s", o->backend);
         if (strcmp(o->backend, "cpu") == 0) {

@@ -72,3 +72,22 @@ add_test(NAME targets.export_runs_on_target
                  ${GMFUZZ_TARGETS_OUT}/export_runs_on_target)
 set_tests_properties(targets.export_runs_on_target PROPERTIES SKIP_RETURN_CODE 77 LABELS python
                      TIMEOUT 300)
+
+# Target hubs (cli/campaign_hub.h): one process owns the target for all
+# jobs. A fault is found through it, a crashing worker behind it is
+# survived, and so is the death of the hub itself.
+gmfuzz_target_test(hub_finds_floor_div 1 "found [0-9]+ new signature"
+                   ENV GMFUZZ_TORCH_FAULT=floor_div
+                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 10000 --seed 3 --time 120
+                        --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_floor_div)
+gmfuzz_target_test(hub_survives_segfault 1 "target workers restarted: [1-9]"
+                   ENV GMFUZZ_TORCH_FAULT=segfault
+                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 32 --batch 8 --seed 3 --time 120
+                        --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_segfault)
+gmfuzz_target_test(hub_builtin_cases 0 "ran .*: 4000 execs"
+                   ARGS sweep --target builtin:cpu --hubs 2 --jobs 2 --cases 2000 --seed 5
+                        --time 120 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_builtin)
+add_test(NAME targets.hub_killed
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/hub_kill.sh ${GMFUZZ_TEST_PYTHON}
+                 $<TARGET_FILE:gmfuzz> ${GMFUZZ_TORCH_TARGET} ${GMFUZZ_TARGETS_OUT}/hub_killed)
+set_tests_properties(targets.hub_killed PROPERTIES SKIP_RETURN_CODE 77 LABELS python TIMEOUT 120)
