@@ -82,10 +82,7 @@ static cudaError_t gm_backend_cuda_eager(gm_backend_cuda *cu, fused_params *host
     if (e == cudaSuccess) {
         e = fused_cuda_launch(&dev, checked, status, cu->stream);
     }
-    gm_cuda_arena_download(&dev, host, cu->stream, &e);
-    if (e == cudaSuccess && checked) {
-        e = cudaMemcpyAsync(seen, status, sizeof *seen, cudaMemcpyDeviceToHost, cu->stream);
-    }
+    gm_cuda_arena_download(&cu->arena, &dev, host, checked ? seen : NULL, cu->stream, &e);
     return e;
 }
 
@@ -111,11 +108,15 @@ bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
         return true; /* nothing is launched for an empty batch */
     }
     fused_cuda_status seen = {0};
+    gm_cuda_arena *arena = &cu->arena;
     cudaError_t e = cu->mode == GM_CUDA_GRAPH
-                        ? gm_cuda_graphs_run(&cu->graphs, &host, cu->stream, &seen)
+                        ? gm_cuda_graphs_run(&cu->graphs, &host, cu->stream, &seen, &arena)
                         : gm_backend_cuda_eager(cu, &host, &seen);
     if (e == cudaSuccess) {
         e = cudaStreamSynchronize(cu->stream);
+    }
+    if (e == cudaSuccess) {
+        gm_cuda_arena_unpack(arena);
     }
     if (e != cudaSuccess) {
         return gm_backend_cuda_fail(err, "running the kernel", e);

@@ -70,7 +70,7 @@ static cudaError_t gm_cuda_graphs_capture(gm_cuda_graph_entry *s, const fused_pa
 }
 
 cudaError_t gm_cuda_graphs_run(gm_cuda_graphs *g, fused_params *host, cudaStream_t stream,
-                               fused_cuda_status *seen) {
+                               fused_cuda_status *seen, gm_cuda_arena **arena) {
     int64_t key[GM_CUDA_GRAPHS_KEY];
     gm_cuda_graphs_key(host, key);
     gm_cuda_graph_entry *s = gm_cuda_graphs_find(g, key);
@@ -96,10 +96,8 @@ cudaError_t gm_cuda_graphs_run(gm_cuda_graphs *g, fused_params *host, cudaStream
         s->last_used = ++g->clock;
         e = cudaGraphLaunch(s->exec, stream);
     }
-    gm_cuda_arena_download(&dev, host, stream, &e);
-    if (e == cudaSuccess) {
-        e = cudaMemcpyAsync(seen, status, sizeof *seen, cudaMemcpyDeviceToHost, stream);
-    }
+    gm_cuda_arena_download(&s->arena, &dev, host, seen, stream, &e);
+    *arena = &s->arena;
     return e;
 }
 

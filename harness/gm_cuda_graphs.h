@@ -38,10 +38,10 @@ typedef struct {
 
 /* Uploads the case's buffers into the graph of its key (capturing it
  * first when new), replays it, and enqueues the downloads of the outputs
- * into `host` and of the status record into *seen. The caller
- * synchronises `stream`. */
+ * and of the status record. The caller synchronises `stream`, then calls
+ * gm_cuda_arena_unpack(*arena) to fill `host`'s outputs and *seen. */
 cudaError_t gm_cuda_graphs_run(gm_cuda_graphs *g, fused_params *host, cudaStream_t stream,
-                               fused_cuda_status *seen);
+                               fused_cuda_status *seen, gm_cuda_arena **arena);
 
 void gm_cuda_graphs_release(gm_cuda_graphs *g);
 /* Forgets every graph and buffer without freeing (context destroyed). */
