@@ -71,12 +71,14 @@ namespace fused_unchecked {
 #define FUSED_WRITE(ctx, buf, ptr, i, len, v) ((ptr)[(i)] = (v))
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     ((ptr)[(row) * (width) + (col)] = (v))
+#define FUSED_CUDA_STOPPED(ctx) false
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
 #undef FUSED_FN
 #undef FUSED_READ
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
+#undef FUSED_CUDA_STOPPED
 }  // namespace fused_unchecked
 
 /* The fuzzing kernel: every access bounds-checked, out-of-bounds ones
@@ -100,12 +102,17 @@ namespace fused_checked {
             (ptr)[(row) * (width) + (col)] = (v);                                          \
         }                                                                                  \
     } while (0)
+/* After the first out-of-bounds access the long loops stop, as the host
+ * execution does: a case whose max_seq_pages is 2^31 with a narrow table
+ * otherwise keeps the GPU busy for seconds. */
+#define FUSED_CUDA_STOPPED(ctx) (*(volatile unsigned *)&(ctx)->status->claimed != 0u)
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
 #undef FUSED_FN
 #undef FUSED_READ
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
+#undef FUSED_CUDA_STOPPED
 }  // namespace fused_checked
 
 /* A warp or more per row: the smallest power of two that covers the row's

@@ -16,6 +16,9 @@
  *                   per thread, so that every page's dependent loads (token,
  *                   then mapping) are in flight at once. The first thread
  *                   of a row's first block writes cache_seqlens.
+ *
+ * FUSED_CUDA_STOPPED(ctx), defined by the includer, says whether the long
+ * loops should stop (the checked variant, after an out-of-bounds access).
  */
 
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
@@ -38,7 +41,8 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
     }
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
     const int64_t stride = (int64_t)shape->threads_per_row * shape->blocks_per_row;
-    for (int64_t page = part * shape->threads_per_row + lane; page < pages; page += stride) {
+    for (int64_t page = part * shape->threads_per_row + lane;
+         page < pages && !FUSED_CUDA_STOPPED(ctx); page += stride) {
         fused_row_page(ctx, row, pool_row[slot], page);
     }
 }
@@ -127,7 +131,7 @@ static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t program)
     if (end > FUSED_P(ctx)->out_len) {
         end = FUSED_P(ctx)->out_len;
     }
-    for (int64_t t = begin + threadIdx.x; t < end; t += blockDim.x) {
+    for (int64_t t = begin + threadIdx.x; t < end && !FUSED_CUDA_STOPPED(ctx); t += blockDim.x) {
         fused_swa_out_slot(ctx, t);
     }
 }
