@@ -26,7 +26,12 @@ int campaign_hub_count(const campaign_options *o) {
     if (o->engine == CAMPAIGN_AFL || !campaign_hub_gpu_target(o)) {
         return 0; /* AFL++ forks the target per input: no connection to share */
     }
-    int n = (o->jobs + 7) / 8;
+    gm_target_spec t;
+    gm_error err = {0};
+    if (!campaign_options_target(o, &t, &err) || t.kind != GM_TARGET_PYTHON) {
+        return 1; /* lanes in one process, one CUDA context (measured: docs/TARGETS.md) */
+    }
+    int n = (o->jobs + CAMPAIGN_HUB_PYTHON_JOBS - 1) / CAMPAIGN_HUB_PYTHON_JOBS;
     return n < 1 ? 1 : n > CAMPAIGN_HUBS_MAX ? CAMPAIGN_HUBS_MAX : n;
 }
 

@@ -3,9 +3,12 @@
  * A GPU target serves one process's synchronizations fast and many
  * processes' slowly (each holds a CUDA context; the GPU time-slices
  * between them). So, for a GPU target (builtin:cuda*, lib:, python: on
- * cuda) and the libFuzzer or sweep engine, the driver starts one hub per
- * eight jobs (`--hubs N` to choose, `--hubs 0` for none) before the jobs;
- * each hub owns the target, and each job sends its cases to hub
+ * cuda) and the libFuzzer or sweep engine, the driver starts hubs before
+ * the jobs (`--hubs N` to choose, `--hubs 0` for none): one for a builtin
+ * or lib: target (a builtin one runs in lanes, threads of one process),
+ * one per four jobs for a python: target (a Python worker is one thread:
+ * more of them, each with its own context, did better, docs/TARGETS.md).
+ * Each hub owns the target, and each job sends its cases to hub
  * (pid mod N) through $GMFUZZ_TARGET_HUB and $GMFUZZ_TARGET_HUBS. A hub
  * that dies is started again; its log is DIR/logs/hub-K.log. */
 #ifndef CAMPAIGN_HUB_H
@@ -21,6 +24,7 @@
 
 #define CAMPAIGN_HUBS_MAX 64
 #define CAMPAIGN_HUB_RESTARTS_MAX 100
+#define CAMPAIGN_HUB_PYTHON_JOBS 4 /* jobs per hub of a python: target */
 #define CAMPAIGN_HUB_START_S 120.0 /* a Python target imports torch and compiles first */
 
 typedef struct {
@@ -31,8 +35,7 @@ typedef struct {
     unsigned restarts; /* hubs started again after they died */
 } campaign_hubs;
 
-/* How many hubs the campaign runs (0: none): --hubs, else one per eight
- * jobs for a GPU target with libFuzzer or sweep. */
+/* How many hubs the campaign runs (0: none): --hubs, else as above. */
 int campaign_hub_count(const campaign_options *o);
 
 /* Starts the hubs, waits until each answers (or fails, with its log's last

@@ -14,10 +14,11 @@
 
 static const char cmd_hub_usage[] =
     "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"
-    "                         [--target-timeout S] [--parent PID]\n"
+    "                         [--target-timeout S] [--parent PID] [--lanes N]\n"
     "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
     "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
-    "SIGTERM or SIGINT, or until the process PID is gone.\n";
+    "SIGTERM or SIGINT, or until the process PID is gone. A builtin target runs in\n"
+    "N threads (default 8; on CUDA one stream each), an external one in one.\n";
 
 static volatile sig_atomic_t cmd_hub_stop;
 
@@ -30,6 +31,7 @@ typedef struct {
     gm_target_spec spec;
     const char *name;
     pid_t parent;
+    int lanes;
 } cmd_hub_options;
 
 static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
@@ -38,9 +40,11 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         {"target-device", required_argument, NULL, 'd'},
         {"target-timeout", required_argument, NULL, 's'},
         {"parent", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
+        {"lanes", required_argument, NULL, 'l'},
         {NULL, 0, NULL, 0},
     };
     gm_target_builtin(&o->spec, GM_BACKEND_CUDA);
+    o->lanes = GM_HUB_LANES_DEFAULT;
     gm_error err = {0};
     int c;
     optind = 1;
@@ -57,6 +61,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         case 'd': o->spec.device_cpu = strcmp(optarg, "cpu") == 0; break;
         case 's': o->spec.timeout_s = strtod(optarg, &end); break;
         case 'p': o->parent = (pid_t)strtol(optarg, &end, 10); break;
+        case 'l': o->lanes = (int)strtol(optarg, &end, 10); break;
         case 'h': fputs(cmd_hub_usage, stdout); exit(CLI_EXIT_OK);
         default: fputs(cmd_hub_usage, stderr); return false;
         }
@@ -83,15 +88,16 @@ int cmd_hub_main(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     gm_error err = {0};
     gm_hub_stats st = {0};
-    bool ok = gm_hub_serve(&o.spec, o.name, &cmd_hub_stop, o.parent, &st, &err);
+    bool ok = gm_hub_serve(&o.spec, o.name, o.lanes, &cmd_hub_stop, o.parent, &st, &err);
     double per_case = st.cases ? st.target_s / (double)st.cases * 1e6 : 0;
     fprintf(stderr,
             "gmfuzz target-hub @%s: %" PRIu64 " rounds, %" PRIu64 " cases (%.1f a round); "
             "target %.2f s (%.0f us a case), reading %.2f s, answering %.2f s; slowest round "
-            "%.1f ms (%" PRIu64 " cases); largest case %" PRIu64 " bytes\n",
+            "%.1f ms (%" PRIu64 " cases); cases of %.0f bytes on average, %" PRIu64 " at most\n",
             o.name, st.rounds, st.cases, st.rounds ? (double)st.cases / (double)st.rounds : 0.0,
             st.target_s, per_case, st.read_s, st.answer_s, st.max_round_s * 1e3,
-            st.max_round_cases, st.max_case_bytes);
+            st.max_round_cases, st.cases ? (double)st.case_bytes / (double)st.cases : 0.0,
+            st.max_case_bytes);
     if (!ok) {
         fprintf(stderr, "gmfuzz target-hub @%s: %s\n", o.name, err.msg);
         return err.code == GM_ERR_DEVICE ? CLI_EXIT_BACKEND : CLI_EXIT_USAGE;

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +44,27 @@ typedef struct {
     int *owner; /* index into the client table */
     size_t n, cap;
     size_t max_bytes; /* the largest encoded case seen */
+    uint64_t all_bytes;
 } gm_hub_round;
 
+/* What the lanes of a hub share: read-only but for `ended`. */
 typedef struct {
-    gm_backend *backend;   /* external targets and builtin:cpu */
+    int listen_fd; /* non-blocking: the lanes race to accept */
+    char *hello;
+    size_t hello_len;
+    volatile sig_atomic_t *stop;
+    pid_t parent;
+    atomic_bool ended; /* a lane failed: every lane ends */
+} gm_hub_shared;
+
+/* One lane of a hub: a thread with clients of its own and its own engine.
+ * A builtin target runs in every lane (CUDA: one stream each, in the one
+ * context of the process), an external one in a single lane. */
+typedef struct {
+    gm_hub_shared *shared;
+    gm_backend *backend;   /* external targets */
     gm_backend_cuda *cuda; /* builtin CUDA targets: in this very process */
+    bool cpu;              /* builtin:cpu, in this very process */
     bool device_broken;    /* a CUDA error: the hub ends after answering */
     int listen_fd;
     int fds[GM_HUB_CLIENTS_MAX];
@@ -56,6 +74,8 @@ typedef struct {
     char *hello;
     size_t hello_len;
     gm_hub_stats stats;
+    bool ok;
+    gm_error err;
 } gm_hub;
 
 static double gm_hub_now(void) {
@@ -110,6 +130,7 @@ static void gm_hub_round_free(gm_hub_round *r) {
 static bool gm_hub_round_add(void *ctx, int owner, const char *bytes, size_t len) {
     gm_hub_round *r = ctx;
     r->max_bytes = len > r->max_bytes ? len : r->max_bytes;
+    r->all_bytes += len;
     if (!gm_hub_round_room(r, 1)) {
         return false;
     }
@@ -165,6 +186,17 @@ static void gm_hub_accept(gm_hub *h) {
     h->n_clients = k == h->n_clients ? k + 1 : h->n_clients;
 }
 
+/* builtin:cpu: the host execution, here. */
+static void gm_hub_run_cpu(gm_hub *h) {
+    gm_hub_round *r = &h->round;
+    for (size_t i = 0; i < r->n; i++) {
+        gm_error e = {0};
+        bool ran = gm_backend_cpu_run(r->ptrs[i], &r->outs[i], &e);
+        r->results[i].status = ran ? GM_PYCALL_RETURNED : GM_PYCALL_CRASHED;
+        snprintf(r->results[i].message, sizeof r->results[i].message, "%s", ran ? "" : e.msg);
+    }
+}
+
 /* A builtin CUDA target runs here, with no worker between the hub and the
  * GPU (one hop less per case). A CUDA error may be sticky, so after one the
  * cases left are not run, every case is answered, and the hub ends: the
@@ -191,8 +223,8 @@ static void gm_hub_run_cuda(gm_hub *h) {
 
 static bool gm_hub_run_target(gm_hub *h, gm_error *err) {
     gm_hub_round *r = &h->round;
-    if (h->cuda != NULL) {
-        gm_hub_run_cuda(h);
+    if (h->cuda != NULL || h->cpu) {
+        h->cpu ? gm_hub_run_cpu(h) : gm_hub_run_cuda(h);
         return true;
     }
     return gm_backend_run_raw(h->backend, r->ptrs, r->outs, r->n, r->results, err);
@@ -283,7 +315,7 @@ static bool gm_hub_listen(gm_hub *h, const char *name, gm_error *err) {
     if (!gm_hub_address(name, &a, &len)) {
         return gm_error_set(err, GM_ERR_USAGE, "target hub name '%s': empty or too long", name);
     }
-    h->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    h->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (h->listen_fd < 0 || bind(h->listen_fd, (struct sockaddr *)&a, len) != 0 ||
         listen(h->listen_fd, 128) != 0) {
         return gm_error_set(err, GM_ERR_IO, "target hub @%s: %s", name, strerror(errno));
@@ -291,46 +323,131 @@ static bool gm_hub_listen(gm_hub *h, const char *name, gm_error *err) {
     return true;
 }
 
-static bool gm_hub_open_target(gm_hub *h, const gm_target_spec *spec, gm_error *err) {
+static bool gm_hub_in_process(const gm_target_spec *spec) {
+    return spec->kind == GM_TARGET_BUILTIN;
+}
+
+/* Lane k's engine; lane 0 also says HELLO's record. */
+static bool gm_hub_open_lane(gm_hub *h, const gm_target_spec *spec, gm_error *err) {
     static const gm_cuda_mode modes[GM_BACKEND_COUNT] = {
         [GM_BACKEND_CUDA] = GM_CUDA_CHECKED,
         [GM_BACKEND_CUDA_GRAPH] = GM_CUDA_GRAPH,
         [GM_BACKEND_CUDA_RAW] = GM_CUDA_RAW,
     };
-    bool in_process = spec->kind == GM_TARGET_BUILTIN && spec->builtin != GM_BACKEND_CPU;
-    if (in_process) {
-        return gm_backend_cuda_open(modes[spec->builtin], &h->cuda, err) &&
-               gm_hub_wire_hello(NULL, &h->hello, &h->hello_len, err);
+    h->listen_fd = h->shared->listen_fd;
+    if (!gm_hub_in_process(spec)) {
+        return gm_backend_open_target(spec, &h->backend, err);
     }
-    return gm_backend_open_target(spec, &h->backend, err) &&
-           gm_hub_wire_hello(gm_backend_identity(h->backend), &h->hello, &h->hello_len, err);
+    h->cpu = spec->builtin == GM_BACKEND_CPU;
+    return h->cpu || gm_backend_cuda_open(modes[spec->builtin], &h->cuda, err);
 }
 
-bool gm_hub_serve(const gm_target_spec *spec, const char *name, volatile sig_atomic_t *stop,
-                  pid_t parent, gm_hub_stats *stats, gm_error *err) {
-    gm_hub h = {.listen_fd = -1};
-    bool ok = gm_hub_open_target(&h, spec, err) && gm_hub_listen(&h, name, err);
-    while (ok && !*stop && (parent <= 0 || getppid() == parent)) {
-        gm_hub_gather(&h);
-        ok = gm_hub_run_round(&h, err);
-    }
-    for (size_t k = 0; k < h.n_clients; k++) {
-        if (h.fds[k] >= 0) {
-            close(h.fds[k]);
+static void gm_hub_close_lane(gm_hub *h) {
+    for (size_t k = 0; k < h->n_clients; k++) {
+        if (h->fds[k] >= 0) {
+            close(h->fds[k]);
         }
     }
-    if (h.listen_fd >= 0) {
-        close(h.listen_fd);
+    gm_hub_round_free(&h->round);
+    gm_backend_close(h->backend);
+    if (h->cuda != NULL) {
+        gm_backend_cuda_close(h->cuda);
     }
-    h.stats.max_case_bytes = h.round.max_bytes;
+}
+
+static void *gm_hub_lane_main(void *arg) {
+    gm_hub *h = arg;
+    gm_hub_shared *sh = h->shared;
+    h->hello = sh->hello;
+    h->hello_len = sh->hello_len;
+    h->ok = true;
+    while (h->ok && !*sh->stop && !atomic_load(&sh->ended) &&
+           (sh->parent <= 0 || getppid() == sh->parent)) {
+        gm_hub_gather(h);
+        h->ok = gm_hub_run_round(h, &h->err);
+    }
+    if (!h->ok) {
+        atomic_store(&sh->ended, true);
+    }
+    h->stats.max_case_bytes = h->round.max_bytes;
+    h->stats.case_bytes = h->round.all_bytes;
+    return NULL;
+}
+
+static void gm_hub_add_stats(gm_hub_stats *sum, const gm_hub_stats *s) {
+    sum->rounds += s->rounds;
+    sum->cases += s->cases;
+    sum->read_s += s->read_s;
+    sum->target_s += s->target_s;
+    sum->answer_s += s->answer_s;
+    sum->case_bytes += s->case_bytes;
+    if (s->max_round_s > sum->max_round_s) {
+        sum->max_round_s = s->max_round_s;
+        sum->max_round_cases = s->max_round_cases;
+    }
+    sum->max_case_bytes = s->max_case_bytes > sum->max_case_bytes ? s->max_case_bytes
+                                                                   : sum->max_case_bytes;
+}
+
+/* Runs lanes 1..n-1 in threads and lane 0 here; the first failure wins. */
+static bool gm_hub_run_lanes(gm_hub *lanes, int n, gm_hub_stats *stats, gm_error *err) {
+    pthread_t threads[GM_HUB_LANES_MAX];
+    int started = 1;
+    for (int k = 1; k < n; k++) {
+        started += pthread_create(&threads[k], NULL, gm_hub_lane_main, &lanes[k]) == 0;
+    }
+    gm_hub_lane_main(&lanes[0]);
+    bool ok = true;
+    for (int k = 0; k < n; k++) {
+        if (k > 0 && k < started) {
+            pthread_join(threads[k], NULL);
+        }
+        if (ok && !lanes[k].ok && k < started) {
+            *err = lanes[k].err;
+            ok = false;
+        }
+        if (stats != NULL) {
+            gm_hub_add_stats(stats, &lanes[k].stats);
+        }
+    }
+    return ok;
+}
+
+bool gm_hub_serve(const gm_target_spec *spec, const char *name, int lanes,
+                  volatile sig_atomic_t *stop, pid_t parent, gm_hub_stats *stats,
+                  gm_error *err) {
+    int n = gm_hub_in_process(spec) ? (lanes < 1 ? 1 : lanes > GM_HUB_LANES_MAX ? GM_HUB_LANES_MAX
+                                                                                 : lanes)
+                                    : 1;
+    gm_hub_shared sh = {.listen_fd = -1, .stop = stop, .parent = parent};
+    atomic_init(&sh.ended, false);
+    gm_hub *h = calloc((size_t)n, sizeof *h);
+    if (h == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for %d hub lanes", n);
+    }
     if (stats != NULL) {
-        *stats = h.stats;
+        memset(stats, 0, sizeof *stats);
     }
-    gm_hub_round_free(&h.round);
-    gm_backend_close(h.backend);
-    if (h.cuda != NULL) {
-        gm_backend_cuda_close(h.cuda);
+    bool ok = true;
+    for (int k = 0; k < n; k++) {
+        h[k].shared = &sh;
     }
-    free(h.hello);
+    gm_hub lead = {.shared = &sh};
+    ok = gm_hub_listen(&lead, name, err);
+    sh.listen_fd = lead.listen_fd;
+    for (int k = 0; ok && k < n; k++) {
+        ok = gm_hub_open_lane(&h[k], spec, err);
+    }
+    ok = ok && gm_hub_wire_hello(h[0].backend ? gm_backend_identity(h[0].backend) : NULL,
+                                 &sh.hello, &sh.hello_len, err);
+    ok = ok && gm_hub_run_lanes(h, n, stats, err);
+    for (int k = 0; k < n; k++) {
+        gm_hub_close_lane(&h[k]);
+    }
+    if (sh.listen_fd >= 0) {
+        close(sh.listen_fd);
+    }
+    free(sh.hello);
+    free(h);
     return ok;
 }

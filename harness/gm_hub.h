@@ -41,6 +41,8 @@
 #include "gm_pyworker.h"
 
 #define GM_HUB_VERSION 1u
+#define GM_HUB_LANES_MAX 64
+#define GM_HUB_LANES_DEFAULT 8 /* builtin targets */
 #define GM_HUB_RECONNECT_S 60 /* how long a client waits for a hub started again */
 
 /* Where a hub's time went (its log says it at the end). */
@@ -52,14 +54,19 @@ typedef struct {
     double max_round_s; /* the slowest round on the target */
     uint64_t max_round_cases;
     uint64_t max_case_bytes; /* the largest case received, encoded */
+    uint64_t case_bytes;     /* all cases received, encoded */
 } gm_hub_stats;
 
 /* Serves `spec` (its hub field empty) on @name until *stop is set (a
  * signal handler sets it) or the process `parent` is gone; false when the
- * target or the socket cannot be opened. Prints nothing; *stats (when not
+ * target or the socket cannot be opened. A builtin target runs in `lanes`
+ * threads of this process (each with clients of its own; on CUDA one
+ * stream each in one context, so that the GPU never time-slices between
+ * them), an external target in one. Prints nothing; *stats (when not
  * NULL) says where the time went. */
-bool gm_hub_serve(const gm_target_spec *spec, const char *name, volatile sig_atomic_t *stop,
-                  pid_t parent, gm_hub_stats *stats, gm_error *err);
+bool gm_hub_serve(const gm_target_spec *spec, const char *name, int lanes,
+                  volatile sig_atomic_t *stop, pid_t parent, gm_hub_stats *stats,
+                  gm_error *err);
 
 typedef struct gm_hub_client gm_hub_client;
 

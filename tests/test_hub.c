@@ -18,7 +18,7 @@
 
 static char hub_name[64];
 
-static pid_t start_hub(void) {
+static pid_t start_hub(int lanes) {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -26,7 +26,7 @@ static pid_t start_hub(void) {
         gm_target_spec spec;
         gm_target_builtin(&spec, GM_BACKEND_CPU);
         gm_error err = {0};
-        bool ok = gm_hub_serve(&spec, hub_name, &never, getppid(), NULL, &err);
+        bool ok = gm_hub_serve(&spec, hub_name, lanes, &never, getppid(), NULL, &err);
         _exit(ok ? 0 : 1);
     }
     return pid;
@@ -73,10 +73,10 @@ static bool same_outputs(const gm_outputs *a, const gm_outputs *b) {
 
 enum { CASES = 400, BATCH = 8 };
 
-/* CASES generated cases through two clients of the hub, alternately one at
- * a time and in batches, against builtin:cpu here. */
+/* CASES generated cases through two clients of a hub of two lanes,
+ * alternately one at a time and in batches, against builtin:cpu here. */
 static void test_hub_answers_as_the_target(void) {
-    pid_t hub = start_hub();
+    pid_t hub = start_hub(2);
     gm_backend *one = open_client(), *two = open_client(), *here = NULL;
     gm_error err = {0};
     CHECK(one != NULL && two != NULL);
@@ -121,7 +121,7 @@ static void test_hub_answers_as_the_target(void) {
 /* The hub dies: the run in flight fails as a device error naming the hub;
  * once a hub listens again, the next run reconnects and succeeds. */
 static void test_client_survives_a_dead_hub(void) {
-    pid_t hub = start_hub();
+    pid_t hub = start_hub(1);
     gm_backend *client = open_client();
     CHECK(client != NULL);
     gm_gen gen;
@@ -139,7 +139,7 @@ static void test_client_survives_a_dead_hub(void) {
     CHECK_EQ_I64(lost.code, GM_ERR_DEVICE);
     CHECK(strstr(lost.msg, hub_name) != NULL);
     CHECK(client && gm_backend_restart_counts(client).crashed == 1);
-    hub = start_hub();
+    hub = start_hub(1);
     gm_error again = {0};
     CHECK(client && gm_backend_run(client, &c, &out, &again));
     gm_outputs_free(&out);
