@@ -28,11 +28,9 @@ int campaign_hub_count(const campaign_options *o) {
     }
     gm_target_spec t;
     gm_error err = {0};
-    if (!campaign_options_target(o, &t, &err) || t.kind != GM_TARGET_PYTHON) {
-        return 1; /* lanes in one process, one CUDA context (measured: docs/TARGETS.md) */
-    }
-    int n = (o->jobs + CAMPAIGN_HUB_PYTHON_JOBS - 1) / CAMPAIGN_HUB_PYTHON_JOBS;
-    return n < 1 ? 1 : n > CAMPAIGN_HUBS_MAX ? CAMPAIGN_HUBS_MAX : n;
+    /* Measured (docs/TARGETS.md): one hub, in lanes, for a GPU kernel; none
+     * for a Python target, whose cost is per case in Python. */
+    return campaign_options_target(o, &t, &err) && t.kind == GM_TARGET_PYTHON ? 0 : 1;
 }
 
 static void campaign_hub_log_path(const campaign_setup *s, int k, char *out, size_t size) {

@@ -5,9 +5,9 @@
  * between them). So, for a GPU target (builtin:cuda*, lib:, python: on
  * cuda) and the libFuzzer or sweep engine, the driver starts hubs before
  * the jobs (`--hubs N` to choose, `--hubs 0` for none): one for a builtin
- * or lib: target (a builtin one runs in lanes, threads of one process),
- * one per four jobs for a python: target (a Python worker is one thread:
- * more of them, each with its own context, did better, docs/TARGETS.md).
+ * or lib: target (a builtin one runs in lanes, threads of one process);
+ * none by default for a python: target, whose cost is per case in Python:
+ * measured, hubs did not make it faster (docs/TARGETS.md).
  * Each hub owns the target, and each job sends its cases to hub
  * (pid mod N) through $GMFUZZ_TARGET_HUB and $GMFUZZ_TARGET_HUBS. A hub
  * that dies is started again; its log is DIR/logs/hub-K.log. */
@@ -24,7 +24,6 @@
 
 #define CAMPAIGN_HUBS_MAX 64
 #define CAMPAIGN_HUB_RESTARTS_MAX 100
-#define CAMPAIGN_HUB_PYTHON_JOBS 4 /* jobs per hub of a python: target */
 #define CAMPAIGN_HUB_START_S 120.0 /* a Python target imports torch and compiles first */
 
 typedef struct {
