@@ -15,6 +15,9 @@
  *                           (default: the binary's builtin backend);
  *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
  *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10)
+ *   GMFUZZ_TARGET_HUB       NAME: the target runs in the campaign's target
+ *                           hub @NAME.K, K = our pid mod $GMFUZZ_TARGET_HUBS
+ *                           (harness/gm_hub.h; the campaign sets both)
  *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
  *                           sequence in real PyTorch (three-way);
  *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
