@@ -15,6 +15,7 @@
 #include "cmd_show.h"
 #include "cmd_sweep.h"
 #include "cmd_hub.h"
+#include "cmd_decode.h"
 #include "cmd_triage.h"
 
 #ifndef GMFUZZ_VERSION
@@ -67,6 +68,8 @@ static const char gmfuzz_usage[] =
     "  promote REPRO.json... [--corpus DIR] [--minimize]\n"
     "                     add reproducers to the regression corpus (default\n"
     "                     corpus/regress/), one per signature, the smaller kept\n"
+    "  decode BYTES [-o CASE.json]\n"
+    "                     the case a fuzzer input (an engine's crash file) decodes to\n"
     "  export pytest REPRO.json -o test_x.py\n"
     "                     a standalone pytest file for sglang's test suite\n"
     "\n"
@@ -139,6 +142,7 @@ int main(int argc, char **argv) {
         {"sweep", cmd_sweep_main},
         {"sweep-job", cmd_sweep_job_main},
         {"target-hub", cmd_hub_main},
+        {"decode", cmd_decode_main},
         {"minimize", cmd_minimize_main},
         {"triage", cmd_triage_main},
         {"show", cmd_show_main},
