@@ -1,6 +1,8 @@
 #include "campaign_hub.h"
 
+#include <dirent.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -19,9 +21,68 @@ static bool campaign_hub_gpu_target(const campaign_options *o) {
            (t.kind == GM_TARGET_BUILTIN && t.builtin != GM_BACKEND_CPU);
 }
 
+/* How many GPUs the driver sees, without touching CUDA (a forked worker
+ * could not use a context of ours): $CUDA_VISIBLE_DEVICES, else the
+ * driver's /proc entries. */
+static int campaign_hub_visible(char list[][CAMPAIGN_GPU_NAME_MAX], int max) {
+    const char *env = getenv("CUDA_VISIBLE_DEVICES");
+    int n = 0;
+    if (env != NULL) {
+        char copy[512], *save = NULL;
+        snprintf(copy, sizeof copy, "%s", env);
+        for (char *t = strtok_r(copy, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save)) {
+            snprintf(list[n++], CAMPAIGN_GPU_NAME_MAX, "%s", t);
+        }
+        return n;
+    }
+    DIR *d = opendir("/proc/driver/nvidia/gpus");
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL && n < max; e = readdir(d)) {
+        if (e->d_name[0] != '.') {
+            snprintf(list[n], CAMPAIGN_GPU_NAME_MAX, "%d", n);
+            n++;
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return n;
+}
+
+int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_error *err) {
+    if (strcmp(spec, "all") == 0) {
+        int n = campaign_hub_visible(list, CAMPAIGN_HUBS_MAX);
+        return n > 0 ? n
+                     : (gm_error_set(err, GM_ERR_USAGE,
+                                     "--gpus all: no GPU visible (CUDA_VISIBLE_DEVICES unset "
+                                     "and no /proc/driver/nvidia/gpus)"),
+                        -1);
+    }
+    char copy[512], *save = NULL;
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", spec);
+    for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+        char *end = NULL;
+        long id = strtol(t, &end, 10);
+        if (*end != '\0' || id < 0 || id > 65535 || n == CAMPAIGN_HUBS_MAX) {
+            gm_error_set(err, GM_ERR_USAGE,
+                         "--gpus %s: item %d ('%s') is not a device number (or more than %d)",
+                         spec, n, t, CAMPAIGN_HUBS_MAX);
+            return -1;
+        }
+        snprintf(list[n++], CAMPAIGN_GPU_NAME_MAX, "%d", (int)id);
+    }
+    return n > 0 ? n : (gm_error_set(err, GM_ERR_USAGE, "--gpus: an empty list"), -1);
+}
+
 int campaign_hub_count(const campaign_options *o) {
     if (o->hubs >= 0) {
         return o->hubs;
+    }
+    if (o->gpus != NULL && o->engine != CAMPAIGN_AFL) {
+        char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
+        gm_error err = {0};
+        int n = campaign_hub_gpus(o->gpus, list, &err);
+        return n > 0 ? n : 0;
     }
     if (o->engine == CAMPAIGN_AFL || !campaign_hub_gpu_target(o)) {
         return 0; /* AFL++ forks the target per input: no connection to share */
@@ -52,7 +113,9 @@ static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k,
     char *argv[] = {self,           "target-hub",       "--name",  name,   "--target",
                     h->target,      "--target-device",  (char *)device,    "--target-timeout",
                     timeout,        "--parent",         parent,    NULL};
-    char *env[] = {NULL};
+    char visible[64];
+    snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", h->gpus[k]);
+    char *env[] = {h->gpus[k][0] ? visible : NULL, NULL};
     campaign_hub_log_path(s, k, log, sizeof log);
     return campaign_proc_start(&h->procs[k], argv, env, log, err);
 }
@@ -92,6 +155,16 @@ bool campaign_hubs_start(campaign_hubs *h, const campaign_setup *s, campaign_arg
         return false;
     }
     gm_target_format(&t, h->target, sizeof h->target);
+    if (s->opt.gpus != NULL) {
+        char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
+        int n = campaign_hub_gpus(s->opt.gpus, list, err);
+        if (n < 0) {
+            return false;
+        }
+        for (int k = 0; k < h->n; k++) {
+            memcpy(h->gpus[k], list[k % n], CAMPAIGN_GPU_NAME_MAX);
+        }
+    }
     snprintf(h->name, sizeof h->name, "gmfuzz-hub-%d-%lld", (int)getpid(), (long long)time(NULL));
     for (int k = 0; k < h->n; k++) {
         if (!campaign_hub_spawn(h, s, k, err)) {

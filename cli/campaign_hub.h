@@ -24,6 +24,7 @@
 
 #define CAMPAIGN_HUBS_MAX 64
 #define CAMPAIGN_HUB_RESTARTS_MAX 100
+#define CAMPAIGN_GPU_NAME_MAX 16
 #define CAMPAIGN_HUB_START_S 120.0 /* a Python target imports torch and compiles first */
 
 typedef struct {
@@ -31,11 +32,19 @@ typedef struct {
     char name[64]; /* the base name; hub k listens on @name.k */
     char target[GM_TARGET_PATH_MAX + 200];
     campaign_proc procs[CAMPAIGN_HUBS_MAX];
+    char gpus[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX]; /* hub k's device ("": any) */
     unsigned restarts; /* hubs started again after they died */
 } campaign_hubs;
 
-/* How many hubs the campaign runs (0: none): --hubs, else as above. */
+/* How many hubs the campaign runs (0: none): --hubs, else one per device
+ * of --gpus, else as above. */
 int campaign_hub_count(const campaign_options *o);
+
+/* --gpus all|LIST: the devices, in order ("all": $CUDA_VISIBLE_DEVICES,
+ * else every GPU of the driver); -1 (err set) on a bad list. Hub k runs on
+ * device k mod n (CUDA_VISIBLE_DEVICES of its process); a list may repeat a
+ * device. */
+int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_error *err);
 
 /* Starts the hubs, waits until each answers (or fails, with its log's last
  * line), and adds the jobs' environment to `env`. n == 0: nothing. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign_hub.h"
 #include "gm_target.h"
 
 const char campaign_options_usage[] =
@@ -26,6 +27,9 @@ const char campaign_options_usage[] =
     "  --hubs N                  processes that own a GPU target for all jobs\n"
     "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
     "                            each job its own worker; docs/TARGETS.md)\n"
+    "  --gpus all|LIST           one hub per device (0,1,...; a list may repeat one),\n"
+    "                            job k on hub k mod N; all: CUDA_VISIBLE_DEVICES or\n"
+    "                            every GPU\n"
     "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
     "  --jobs N                  engine processes (default: all cores)\n"
@@ -163,6 +167,12 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         o->jobs = (int)n;
         return ok;
     }
+    if (strcmp(flag, "--gpus") == 0) {
+        char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
+        gm_error err = {0};
+        o->gpus = value;
+        return value != NULL && (strcmp(value, "all") == 0 || campaign_hub_gpus(value, list, &err) > 0);
+    }
     if (strcmp(flag, "--hubs") == 0) {
         bool ok = campaign_options_uint(value, 0, 64, &n);
         o->hubs = (int)n;
@@ -197,7 +207,7 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
-                                         "--cases", "--hubs"};
+                                         "--cases", "--hubs", "--gpus"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;

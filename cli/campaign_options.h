@@ -45,6 +45,7 @@ typedef struct {
     bool minimize;            /* minimize representatives at the end */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
+    const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
     bool help;
 } campaign_options;
 

@@ -90,11 +90,12 @@ int cmd_hub_main(int argc, char **argv) {
     gm_hub_stats st = {0};
     bool ok = gm_hub_serve(&o.spec, o.name, o.lanes, &cmd_hub_stop, o.parent, &st, &err);
     double per_case = st.cases ? st.target_s / (double)st.cases * 1e6 : 0;
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     fprintf(stderr,
-            "gmfuzz target-hub @%s: %" PRIu64 " rounds, %" PRIu64 " cases (%.1f a round); "
+            "gmfuzz target-hub @%s (CUDA_VISIBLE_DEVICES %s): %" PRIu64 " rounds, %" PRIu64 " cases (%.1f a round); "
             "target %.2f s (%.0f us a case), reading %.2f s, answering %.2f s; slowest round "
             "%.1f ms (%" PRIu64 " cases); cases of %.0f bytes on average, %" PRIu64 " at most\n",
-            o.name, st.rounds, st.cases, st.rounds ? (double)st.cases / (double)st.rounds : 0.0,
+            o.name, visible ? visible : "unset", st.rounds, st.cases, st.rounds ? (double)st.cases / (double)st.rounds : 0.0,
             st.target_s, per_case, st.read_s, st.answer_s, st.max_round_s * 1e3,
             st.max_round_cases, st.cases ? (double)st.case_bytes / (double)st.cases : 0.0,
             st.max_case_bytes);

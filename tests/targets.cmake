@@ -91,3 +91,9 @@ add_test(NAME targets.hub_killed
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/hub_kill.sh ${GMFUZZ_TEST_PYTHON}
                  $<TARGET_FILE:gmfuzz> ${GMFUZZ_TORCH_TARGET} ${GMFUZZ_TARGETS_OUT}/hub_killed)
 set_tests_properties(targets.hub_killed PROPERTIES SKIP_RETURN_CODE 77 LABELS python TIMEOUT 120)
+# --gpus LIST: one hub per device listed (a list may repeat one: tested on
+# one machine), each hub's process limited to its device.
+add_test(NAME targets.hub_gpus_list
+         COMMAND ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz> -DOUT=${GMFUZZ_TARGETS_OUT}/hub_gpus
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/hub_gpus_check.cmake)
+set_tests_properties(targets.hub_gpus_list PROPERTIES LABELS cli TIMEOUT 120)
