@@ -28,23 +28,24 @@ static const char *gm_hub_wire_take(gm_hub_wire_reader *r, size_t n) {
     return p;
 }
 
-static uint32_t gm_hub_wire_u32(gm_hub_wire_reader *r) {
-    uint32_t v = 0;
-    const char *p = gm_hub_wire_take(r, 4);
-    if (p != NULL) {
-        memcpy(&v, p, 4);
+/* A little-endian unsigned integer of `bytes` (4 or 8) bytes; 0 past the end. */
+static uint64_t gm_hub_wire_uint(gm_hub_wire_reader *r, size_t bytes) {
+    const char *p = gm_hub_wire_take(r, bytes);
+    if (p == NULL) {
+        return 0;
     }
+    if (bytes == 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, 8);
     return v;
 }
 
-static uint64_t gm_hub_wire_u64(gm_hub_wire_reader *r) {
-    uint64_t v = 0;
-    const char *p = gm_hub_wire_take(r, 8);
-    if (p != NULL) {
-        memcpy(&v, p, 8);
-    }
-    return v;
-}
+static uint32_t gm_hub_wire_u32(gm_hub_wire_reader *r) { return (uint32_t)gm_hub_wire_uint(r, 4); }
+static uint64_t gm_hub_wire_u64(gm_hub_wire_reader *r) { return gm_hub_wire_uint(r, 8); }
 
 static char *gm_hub_wire_put(char *at, const void *data, size_t n) {
     memcpy(at, data, n);
