@@ -19,12 +19,31 @@ endif()
 # kernel/ and harness/, not only those of the harness. Every C link gets the
 # no-link runtime too (the instrumented objects need its hooks); the
 # libFuzzer targets themselves add -fsanitize=fuzzer (fuzz/CMakeLists.txt).
+#
+# GMFUZZ_FUZZ_ENGINE (OSS-Fuzz / ClusterFuzzLite: $LIB_FUZZING_ENGINE): the
+# fuzz targets link with these flags instead, and the compile flags are the
+# builder's own ($CFLAGS: its instrumentation and sanitizer), whatever the
+# engine (libFuzzer, AFL++, honggfuzz): .clusterfuzzlite/build.sh.
+set(GMFUZZ_FUZZ_ENGINE "" CACHE STRING
+    "Link flags of the fuzzing engine ($LIB_FUZZING_ENGINE); empty: -fsanitize=fuzzer")
 set(GMFUZZ_FUZZ_ACTIVE OFF)
-if(GMFUZZ_FUZZ AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+if(GMFUZZ_FUZZ AND NOT GMFUZZ_FUZZ_ENGINE STREQUAL "")
+  set(GMFUZZ_FUZZ_ACTIVE ON)
+elseif(GMFUZZ_FUZZ AND CMAKE_C_COMPILER_ID MATCHES "Clang")
   set(GMFUZZ_FUZZ_ACTIVE ON)
   add_compile_options("$<$<COMPILE_LANGUAGE:C>:-fsanitize=fuzzer-no-link>")
   add_link_options("$<$<LINK_LANGUAGE:C>:-fsanitize=fuzzer-no-link>")
 endif()
+
+# Links a fuzz target with its engine.
+function(gmfuzz_link_engine target)
+  if(GMFUZZ_FUZZ_ENGINE STREQUAL "")
+    target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  else()
+    separate_arguments(engine UNIX_COMMAND "${GMFUZZ_FUZZ_ENGINE}")
+    target_link_options(${target} PRIVATE ${engine})
+  endif()
+endfunction()
 
 function(gmfuzz_c_target target)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:C>:${GMFUZZ_C_WARNINGS}>")

@@ -57,11 +57,27 @@ static bool fuzz_harness_settings(fuzz_harness *h, gm_error *err) {
                                 &h->case_mutation_percent, err);
 }
 
+/* The baseline when $GMFUZZ_BASELINE is not set: BINARY.baseline.json next
+ * to the binary (how OSS-Fuzz and ClusterFuzzLite ship it: everything in
+ * $OUT), else the source tree's, fixed at build time. */
+static const char *fuzz_harness_default_baseline(char *buf, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", buf, size - 32);
+    if (n > 0) {
+        snprintf(buf + n, size - (size_t)n, ".baseline.json");
+        if (access(buf, R_OK) == 0) {
+            return buf;
+        }
+    }
+    return GMFUZZ_DEFAULT_BASELINE;
+}
+
 static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
     if (h->check.strict_baseline) {
         return gm_baseline_empty(&h->baseline, err);
     }
-    const char *path = fuzz_harness_env("GMFUZZ_BASELINE", GMFUZZ_DEFAULT_BASELINE);
+    char beside[4096];
+    const char *path =
+        fuzz_harness_env("GMFUZZ_BASELINE", fuzz_harness_default_baseline(beside, sizeof beside));
     if (!gm_baseline_load(path, &h->baseline, err)) {
         gm_error_prefix(err, "GMFUZZ_BASELINE");
         return false;

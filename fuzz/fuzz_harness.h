@@ -4,8 +4,10 @@
  *
  *   GMFUZZ_FAILURE_DIR      where failures are saved as gmfuzz-repro-v1
  *                           files (default ./gmfuzz-failures)
- *   GMFUZZ_BASELINE         the known differences (default: the source
- *                           tree's corpus/known.json, fixed at build time)
+ *   GMFUZZ_BASELINE         the known differences (default: BINARY.baseline.json
+ *                           next to the binary when there is one, as in an
+ *                           OSS-Fuzz $OUT, else the source tree's
+ *                           corpus/known.json, fixed at build time)
  *   GMFUZZ_STRICT_BASELINE  1: every mismatch is a failure (default 0)
  *   GMFUZZ_COMPARE          live | strict (default live)
  *   GMFUZZ_CASE_MUTATION    percent of libFuzzer mutations done at the
