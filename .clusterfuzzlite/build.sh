@@ -10,7 +10,8 @@
 # the crash file into a case document.
 #
 # Run from the source tree (the image's WORKDIR). Also runs outside the image
-# (tests/cflite_build.sh): then cJSON is the system's unless $SRC/cjson exists.
+# (tests/cflite_build.sh): then cJSON is the system's unless $SRC/cjson exists,
+# and $GMFUZZ_FAULT may plant a fault (kernel/fused_faults.h) for that test.
 root="$PWD"
 work="${WORK:-/tmp}/gmfuzz-build"
 mkdir -p "$work" "$OUT"
@@ -28,7 +29,8 @@ fi
 # No build type: the flags are the builder's alone. No CUDA, no tests.
 cmake -S "$root" -B "$work/tree" -DCMAKE_BUILD_TYPE= -DCMAKE_C_COMPILER="$CC" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DGMFUZZ_FUZZ=ON -DGMFUZZ_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
-  -DGMFUZZ_CUDA=OFF -DGMFUZZ_WERROR=OFF -DBUILD_TESTING=OFF "${cjson_args[@]}"
+  -DGMFUZZ_CUDA=OFF -DGMFUZZ_WERROR=OFF -DBUILD_TESTING=OFF -DGMFUZZ_FAULT="${GMFUZZ_FAULT:-}" \
+  "${cjson_args[@]}"
 cmake --build "$work/tree" -j "$(nproc)"
 
 # zip without the zip tool (python3 is in every builder image).

@@ -44,6 +44,9 @@ static fuzz_harness fuzz_libfuzzer_harness;
  * second at the same coverage (docs/FUZZING.md, Measurements). */
 static const char *const fuzz_libfuzzer_defaults[] = {"-entropic_scale_per_exec_time=1"};
 
+/* The argument vector with the defaults, kept for the process's life. */
+static char **fuzz_libfuzzer_argv;
+
 static void fuzz_libfuzzer_close(void) { fuzz_harness_close(&fuzz_libfuzzer_harness); }
 
 static bool fuzz_libfuzzer_has_flag(int argc, char **argv, const char *flag) {
@@ -60,6 +63,12 @@ static bool fuzz_libfuzzer_has_flag(int argc, char **argv, const char *flag) {
  * reads *argv again afterwards: the place to add default flags. The new
  * argument vector lives as long as the process. */
 static void fuzz_libfuzzer_add_defaults(int *argc, char ***argv) {
+    if (*argc < 2) {
+        /* No arguments: not libFuzzer as anyone runs it, but another
+         * engine's driver (AFL++'s reads an argv[1] of "-..." as its loop
+         * count, and asserted on ours): leave the command line alone. */
+        return;
+    }
     size_t n = sizeof fuzz_libfuzzer_defaults / sizeof fuzz_libfuzzer_defaults[0];
     char **args = malloc(((size_t)*argc + n + 1) * sizeof *args);
     if (args == NULL) {
@@ -78,6 +87,7 @@ static void fuzz_libfuzzer_add_defaults(int *argc, char ***argv) {
     args[count] = NULL;
     *argc = count;
     *argv = args;
+    fuzz_libfuzzer_argv = args; /* reachable for good, whoever drops *argv */
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
