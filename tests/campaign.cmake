@@ -104,6 +104,12 @@ foreach(sig INT TERM)
   set_tests_properties(campaign.sig${lower} PROPERTIES LABELS "cli;campaign")
 endforeach()
 
+# SIGKILL of the driver: no job outlives it (cli/campaign_proc.h).
+add_test(NAME campaign.sigkill
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_sigkill.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-sigkill)
+set_tests_properties(campaign.sigkill PROPERTIES LABELS "cli;campaign")
+
 # --- Efficacy: the fuzzer finds every planted fault ------------------------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
