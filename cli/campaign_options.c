@@ -49,7 +49,8 @@ const char campaign_options_usage[] =
     "  --no-minimize             keep the failures as found\n"
     "\n"
     "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
-    "4 infrastructure (target missing, engine failed to start)\n";
+    "4 infrastructure (target missing, engine failed to start), 5 the --out\n"
+    "folder is in use by another campaign, 6 a finding could not be saved\n";
 
 void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);

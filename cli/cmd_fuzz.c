@@ -11,9 +11,10 @@
  *             (campaign_record.h); report.md, summary.json, junit.xml and
  *             report.html (campaign_report.h)
  *
- * Exit codes: 0 nothing new was found, 1 a new signature was found,
- * 2 usage, 4 infrastructure (no target, engines that would not run, the
- * backend failed).
+ * Exit codes (campaign_setup.h): 0 nothing new was found, 1 a new
+ * signature was found, 2 usage, 4 infrastructure (no target, engines that
+ * would not run, the backend failed), 5 the --out folder is locked by
+ * another campaign (campaign_lock.h), 6 a finding could not be saved.
  */
 #include "cmd_fuzz.h"
 

@@ -110,6 +110,12 @@ add_test(NAME campaign.sigkill
                  ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-sigkill)
 set_tests_properties(campaign.sigkill PROPERTIES LABELS "cli;campaign")
 
+# Two campaigns into one folder: the second refuses it (cli/campaign_lock.h).
+add_test(NAME campaign.lock
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_lock.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-lock)
+set_tests_properties(campaign.lock PROPERTIES LABELS "cli;campaign")
+
 # --- Efficacy: the fuzzer finds every planted fault ------------------------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
