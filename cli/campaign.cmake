@@ -6,7 +6,7 @@ add_library(gmfuzz_campaign STATIC
   campaign_report.c campaign_repro.c campaign_run.c campaign_setup.c campaign_signal.c
   campaign_stats.c campaign_status.c campaign_summary.c campaign_target.c campaign_worker.c)
 target_include_directories(gmfuzz_campaign PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_triage gmfuzz_reports m)
+target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_triage gmfuzz_reports gmfuzz_fuzz m)
 # Where the seeds, dictionary and baseline are, and where this tree builds
 # the fuzz targets: the defaults of a campaign run from this tree.
 target_compile_definitions(gmfuzz_campaign PRIVATE

@@ -11,6 +11,7 @@
 #include "campaign_record.h"
 #include "campaign_signal.h"
 #include "campaign_status.h"
+#include "fuzz_check.h"
 
 #define CAMPAIGN_TICK_MS 100
 /* A run that ends sooner than this without saving a failure did not get
@@ -122,9 +123,26 @@ static void campaign_run_note_crash(campaign_run *r, const campaign_worker *w, c
     snprintf(r->crash_note, sizeof r->crash_note, "%s, %s: %.120s", w->name, how, said);
 }
 
+/* `w` could not save a finding (fuzz_check.h): going on would lose the
+ * next ones too, so the campaign ends, with its own exit code. */
+static void campaign_run_unsaved(campaign_run *r, campaign_worker *w) {
+    char said[512];
+    campaign_log_last_line(w->log_path, said, sizeof said);
+    r->unsaved = true;
+    snprintf(r->problem, sizeof r->problem,
+             "%s could not save a finding in %.200s (disk full or not writable?): %.450s", w->name,
+             r->setup->failures, said);
+    w->done = true;
+}
+
 /* A run of `w` ended: count it, then restart it or retire it. */
 static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) {
     campaign_engine_refresh(r->setup, w, now);
+    if (w->proc.exited && w->proc.code == FUZZ_CHECK_EXIT_UNSAVED) {
+        campaign_worker_close_run(w);
+        campaign_run_unsaved(r, w);
+        return;
+    }
     bool saved = r->failures.files > w->failures_at_start;
     bool clean = w->proc.exited && w->proc.code == 0;
     bool quick = now - w->started_s < CAMPAIGN_QUICK_S && !saved;
@@ -291,7 +309,8 @@ bool campaign_run_all(campaign_run *r) {
     for (;;) {
         double now = campaign_setup_elapsed(r->setup);
         r->interrupted = campaign_signal_received();
-        if (r->interrupted || now >= r->setup->opt.time_s || campaign_run_all_done(r)) {
+        if (r->interrupted || r->unsaved || now >= r->setup->opt.time_s ||
+            campaign_run_all_done(r)) {
             break;
         }
         bool scan_due = now - last_scan >= 1.0;

@@ -29,6 +29,7 @@ typedef struct {
     unsigned unsaved_crashes;  /* runs that failed without saving a failure */
     char crash_note[256];      /* the last of them: job, how, its log's last line */
     bool interrupted;
+    bool unsaved;              /* a job could not save a finding: the campaign ended */
     char problem[768];         /* infrastructure trouble; "" when none */
 } campaign_run;
 

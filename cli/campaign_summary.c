@@ -98,7 +98,8 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
                 s->report);
     }
     fprintf(out, "  exit %d: %s\n", s->exit_code,
-            s->exit_code == 1   ? "new signatures found"
-            : s->exit_code == 0 ? "nothing new"
-                                : "the campaign could not run properly");
+            s->exit_code == CAMPAIGN_EXIT_FINDING   ? "new signatures found"
+            : s->exit_code == CAMPAIGN_EXIT_OK      ? "nothing new"
+            : s->exit_code == CAMPAIGN_EXIT_UNSAVED ? "a finding could not be saved"
+                                                    : "the campaign could not run properly");
 }

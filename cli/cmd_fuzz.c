@@ -30,6 +30,7 @@
 #include "campaign_signal.h"
 #include "campaign_summary.h"
 #include "cli_options.h"
+#include "gm_file.h"
 
 /* One reproducer per signature; NULL (and a note in `problem`) when the
  * backend could not be opened or failed. */
@@ -55,23 +56,35 @@ static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_f
     return repros;
 }
 
-static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran) {
+static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran, bool unsaved) {
+    if (unsaved) {
+        return CAMPAIGN_EXIT_UNSAVED; /* before "new": what was found is incomplete */
+    }
     if (campaign_summary_new(sum) > 0) {
         return CLI_EXIT_FINDING;
     }
     return ran && sum->problem == NULL ? CLI_EXIT_OK : CLI_EXIT_BACKEND;
 }
 
-static void cmd_fuzz_write_summary(const campaign_summary *sum) {
+/* DIR/summary.txt, whole or not at all (gm_file_write_atomic); false
+ * (said on stderr) when it could not be written. */
+static bool cmd_fuzz_write_summary(const campaign_summary *sum) {
     char path[CAMPAIGN_PATH_MAX + 16];
+    char *text = NULL;
+    size_t len = 0;
+    gm_error err = {0};
     snprintf(path, sizeof path, "%s/summary.txt", sum->setup->dir);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "gmfuzz fuzz: cannot write %s\n", path);
-        return;
+    FILE *f = open_memstream(&text, &len);
+    if (f != NULL) {
+        campaign_summary_print(f, sum, 0);
     }
-    campaign_summary_print(f, sum, 0);
-    fclose(f);
+    bool ok = f != NULL && fclose(f) == 0 && gm_file_write_atomic(path, text, len, &err);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz fuzz: cannot write %s: %s\n", path,
+                err.msg[0] ? err.msg : "out of memory");
+    }
+    free(text);
+    return ok;
 }
 
 static void cmd_fuzz_report(campaign_summary *sum) {
@@ -92,16 +105,23 @@ static void cmd_fuzz_add_problem(campaign_summary *sum, const char *what, char *
  * written from the folder. summary.txt and the reproducers are on disk
  * before the reports are tried, so a report that fails loses nothing: it
  * is an infrastructure problem (exit 4 unless something new was found). */
-static void cmd_fuzz_record(campaign_summary *sum, bool ran, char *html, size_t html_size,
-                            char *problem, size_t problem_size) {
+static void cmd_fuzz_record(campaign_summary *sum, bool ran, bool unsaved, char *html,
+                            size_t html_size, char *problem, size_t problem_size) {
     gm_error err = {0};
     char what[GM_ERROR_MSG_MAX + 32];
+    /* The space kept since the start (campaign_record.h) is given back
+     * now: on a full disk, the record and the summary still fit. */
+    campaign_record_release_reserve(sum->setup);
     if (!campaign_record_end(sum, &err)) {
         snprintf(what, sizeof what, "campaign record: %s", err.msg);
         cmd_fuzz_add_problem(sum, what, problem, problem_size);
-        sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
     }
-    cmd_fuzz_write_summary(sum);
+    if (!cmd_fuzz_write_summary(sum)) {
+        cmd_fuzz_add_problem(sum, "summary.txt could not be written", problem, problem_size);
+        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
+        campaign_record_end(sum, &err);
+    }
     fprintf(stderr, "gmfuzz fuzz: writing the reports\n");
     if (campaign_report_write(sum->setup, html, html_size, &err)) {
         sum->report = html;
@@ -109,7 +129,7 @@ static void cmd_fuzz_record(campaign_summary *sum, bool ran, char *html, size_t 
     }
     snprintf(what, sizeof what, "reports: %s", err.msg);
     cmd_fuzz_add_problem(sum, what, problem, problem_size);
-    sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+    sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
     campaign_record_end(sum, &err);
 }
 
@@ -142,8 +162,8 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .crash_note = run.crash_note,
                             .interrupted = run.interrupted};
     sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
-    sum.exit_code = cmd_fuzz_exit_code(&sum, ran);
-    cmd_fuzz_record(&sum, ran, html, sizeof html, problem, sizeof problem);
+    sum.exit_code = cmd_fuzz_exit_code(&sum, ran, run.unsaved);
+    cmd_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);
     cmd_fuzz_report(&sum);
     free(repros);
     campaign_run_free(&run);

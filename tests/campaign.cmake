@@ -116,6 +116,12 @@ add_test(NAME campaign.lock
                  ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-lock)
 set_tests_properties(campaign.lock PROPERTIES LABELS "cli;campaign")
 
+# A disk that fills up: the campaign ends with exit 6, its record final.
+add_test(NAME campaign.disk_full
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_disk_full.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-disk-full)
+set_tests_properties(campaign.disk_full PROPERTIES LABELS "cli;campaign" SKIP_RETURN_CODE 77)
+
 # --- Efficacy: the fuzzer finds every planted fault ------------------------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles

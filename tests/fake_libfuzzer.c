@@ -13,7 +13,8 @@
  * final stats and exits.
  *
  * FAKE_EXEC_US (default 1000) is how long one execution pretends to take,
- * so a test's timing does not depend on the machine.
+ * so a test's timing does not depend on the machine. FAKE_FILL=PATH: at
+ * start, write PATH until the disk is full (the full-disk test).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -78,35 +79,47 @@ static size_t fake_load(const char *dir, gm_doc *docs, size_t max) {
     return n;
 }
 
-/* Keep-going mode: whether `signature` is new to this process. */
-static bool fake_first_time(const char *signature) {
-    enum { FAKE_SEEN_MAX = 64 };
-    static char seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
-    static size_t n_seen;
-    for (size_t i = 0; i < n_seen; i++) {
-        if (strcmp(seen[i], signature) == 0) {
-            return false;
+enum { FAKE_SEEN_MAX = 64 };
+static char fake_seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
+static size_t fake_n_seen;
+
+/* Keep-going mode: whether `signature` was saved by this process. */
+static bool fake_was_seen(const char *signature) {
+    for (size_t i = 0; i < fake_n_seen; i++) {
+        if (strcmp(fake_seen[i], signature) == 0) {
+            return true;
         }
     }
-    if (n_seen < FAKE_SEEN_MAX) {
-        snprintf(seen[n_seen++], GM_SIGNATURE_MAX, "%s", signature);
-    }
-    return true;
+    return false;
 }
 
-/* One input; true when the target must abort (a failure, not going on). */
-static bool fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_going) {
+static void fake_mark_seen(const char *signature) {
+    if (fake_n_seen < FAKE_SEEN_MAX) {
+        snprintf(fake_seen[fake_n_seen++], GM_SIGNATURE_MAX, "%s", signature);
+    }
+}
+
+/* One input: what the real target does next (fuzz_harness.c). */
+typedef enum { FAKE_GO_ON, FAKE_ABORT, FAKE_UNSAVED } fake_next;
+
+static fake_next fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_going) {
     if (!keep_going) {
-        return fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_FAILURE;
+        fuzz_check_result r = fuzz_check_case(cfg, c, NULL);
+        return r == FUZZ_CHECK_UNSAVED ? FAKE_UNSAVED
+               : r == FUZZ_CHECK_FAILURE ? FAKE_ABORT
+                                         : FAKE_GO_ON;
     }
     fuzz_check_config quiet = *cfg;
     gm_finding f;
     quiet.failure_dir = NULL;
-    if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && fake_first_time(f.signature)) {
-        fuzz_check_case(cfg, c, NULL);
+    if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && !fake_was_seen(f.signature)) {
+        if (fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_UNSAVED) {
+            return FAKE_UNSAVED; /* not marked: it would be tried again */
+        }
+        fake_mark_seen(f.signature);
         printf("gmfuzz: new finding %s, going on\n", f.signature);
     }
-    return false;
+    return FAKE_GO_ON;
 }
 
 static void fake_final_stats(unsigned long long execs) {
@@ -156,7 +169,12 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
         nanosleep(&pause, NULL);
         execs++;
         cfg->execs = execs;
-        if (n > 0 && fake_one(cfg, &docs[i % n].c, keep_going)) {
+        fake_next next = n > 0 ? fake_one(cfg, &docs[i % n].c, keep_going) : FAKE_GO_ON;
+        if (next == FAKE_UNSAVED) {
+            fflush(stdout);
+            _exit(FUZZ_CHECK_EXIT_UNSAVED);
+        }
+        if (next == FAKE_ABORT) {
             printf("==%ld== ERROR: libFuzzer: deadly signal\n", (long)getpid());
             fake_final_stats(execs);
             abort();
@@ -172,7 +190,28 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
     return 72;
 }
 
+/* FAKE_FILL: takes every free block of PATH's file system. */
+static void fake_fill_disk(void) {
+    const char *path = getenv("FAKE_FILL");
+    FILE *f = path != NULL ? fopen(path, "ab") : NULL;
+    static const char block[4096];
+    if (f == NULL) {
+        return;
+    }
+    setvbuf(f, NULL, _IONBF, 0);
+    size_t put = 0;
+    while (fwrite(block, 1, sizeof block, f) == sizeof block) {
+        put += sizeof block;
+    }
+    while (fwrite(block, 1, 1, f) == 1) {
+        put++;
+    }
+    fclose(f);
+    printf("fake_libfuzzer: filled %s with %zu bytes: the disk is full\n", path, put);
+}
+
 int main(int argc, char **argv) {
+    fake_fill_disk();
     fake_args a;
     fake_parse(argc, argv, &a);
     signal(SIGINT, fake_on_sigint);

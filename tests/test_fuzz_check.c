@@ -139,7 +139,9 @@ static void test_strict_baseline_fails_known(void) {
     gm_case_free(&c);
 }
 
-/* A folder that cannot be created: reported, and still a failure. */
+/* A folder that cannot be created: the failure is not on disk, and says
+ * so (FUZZ_CHECK_UNSAVED: the harness exits and the campaign ends with
+ * its own exit code), never passing for a saved one. */
 static void test_unwritable_folder(void) {
     char file[512], dir[600];
     snprintf(file, sizeof file, "%s/fuzz-check-a-file", scratch);
@@ -153,6 +155,8 @@ static void test_unwritable_folder(void) {
     cfg.baseline = nothing_known;
     gm_case c;
     negative_q_stride(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_UNSAVED);
+    cfg.failure_dir = NULL; /* not asked to save: a plain failure */
     CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_FAILURE);
     gm_case_free(&c);
 }
