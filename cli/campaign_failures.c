@@ -1,6 +1,7 @@
 #include "campaign_failures.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,13 +165,19 @@ static bool campaign_failures_read(campaign_failures *f, const char *path, struc
 }
 
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start) {
+    return campaign_failures_scan_some(f, dir, start, SIZE_MAX);
+}
+
+size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
+                                   size_t max_files) {
     DIR *d = opendir(dir);
     if (d == NULL) {
         return 0;
     }
     size_t fresh = 0;
     char path[4096];
-    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+    size_t read = 0;
+    for (struct dirent *e = readdir(d); e != NULL && read < max_files; e = readdir(d)) {
         bool known = false;
         size_t slot = campaign_failures_slot(f, e->d_name, &known);
         if (known || !campaign_failures_is_failure_name(e->d_name) ||
@@ -179,6 +186,7 @@ size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct time
             continue;
         }
         fresh += campaign_failures_read(f, path, start) ? 1 : 0;
+        read++;
     }
     closedir(d);
     return fresh;

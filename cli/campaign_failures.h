@@ -45,6 +45,11 @@ void campaign_failures_free(campaign_failures *f);
  * appeared. A missing folder has no files. */
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start);
 
+/* The same, reading at most `max_files` new files (the others are read at
+ * a later call): a bounded piece of work for the driver's loop. */
+size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
+                                   size_t max_files);
+
 /* Orders the signatures by when they were first found (then by name), the
  * order of the summary. */
 void campaign_failures_sort(campaign_failures *f);

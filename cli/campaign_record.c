@@ -68,6 +68,31 @@ static void campaign_record_setup(cJSON *root, const campaign_setup *s, bool *ok
     campaign_record_add(root, "tool_version", cJSON_CreateString("gmfuzz " GMFUZZ_VERSION), ok);
 }
 
+/* Every job run that ended during the campaign, with its cause. */
+static cJSON *campaign_record_ends(const campaign_summary *sum) {
+    cJSON *list = cJSON_CreateArray();
+    bool ok = list != NULL;
+    for (size_t i = 0; ok && sum != NULL && i < sum->n_ends; i++) {
+        const campaign_run_end *e = &sum->ends[i];
+        cJSON *item = cJSON_CreateObject();
+        ok = item != NULL && cJSON_AddItemToArray(list, item);
+        if (!ok) {
+            cJSON_Delete(item);
+            break;
+        }
+        campaign_record_add(item, "job", cJSON_CreateString(e->job), &ok);
+        campaign_record_add(item, "run", cJSON_CreateNumber(e->run), &ok);
+        campaign_record_add(item, "at_s", cJSON_CreateNumber(e->at_s), &ok);
+        campaign_record_add(item, "cause", cJSON_CreateString(e->cause), &ok);
+        campaign_record_add(item, "restarted", cJSON_CreateBool(e->restarted), &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(list);
+        return NULL;
+    }
+    return list;
+}
+
 /* How it ended; `sum` NULL: it has not (yet). */
 static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bool *ok) {
     char ended[32] = "";
@@ -87,6 +112,7 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);
+    campaign_record_add(root, "job_ends", campaign_record_ends(sum), ok);
 }
 
 static bool campaign_record_campaign(const campaign_setup *s, const campaign_summary *sum,

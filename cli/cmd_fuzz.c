@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "campaign_minimizer.h"
 #include "campaign_options.h"
 #include "campaign_record.h"
 #include "campaign_report.h"
@@ -32,24 +33,18 @@
 #include "cli_options.h"
 #include "gm_file.h"
 
-/* One reproducer per signature; NULL (and a note in `problem`) when the
- * backend could not be opened or failed. */
+/* One reproducer per signature, made in child processes
+ * (campaign_minimizer.h); NULL (and a note in `problem`) when the backend
+ * could not be opened or failed. */
 static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_failures *f,
                                        char *problem, size_t problem_size) {
     campaign_repro *repros = calloc(f->n_sigs + 1, sizeof *repros);
-    gm_backend *b = NULL;
-    gm_error err = {0};
-    gm_target_spec spec;
-    bool ok = repros != NULL && campaign_options_target(&s->opt, &spec, &err) &&
-              gm_backend_open_target(&spec, &b, &err);
-    for (size_t i = 0; ok && i < f->n_sigs; i++) {
-        fprintf(stderr, "gmfuzz fuzz: minimizing %s\n", f->sigs[i].signature);
-        ok = campaign_repro_make(b, s, &f->sigs[i], &repros[i], &err);
+    size_t skipped = 0;
+    if (repros == NULL) {
+        snprintf(problem, problem_size, "no reproducers: out of memory");
+        return NULL;
     }
-    gm_backend_close(b);
-    if (!ok) {
-        snprintf(problem, problem_size, "no reproducers: %s",
-                 err.msg[0] ? err.msg : "out of memory");
+    if (!campaign_minimizer_run(s, f, repros, &skipped, problem, problem_size)) {
         free(repros);
         return NULL;
     }
@@ -142,9 +137,9 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
             s->opt.time_s, s->target, s->dir);
     campaign_signal_install(true);
     bool ran = campaign_run_init(&run, s) && campaign_run_all(&run);
-    /* A second Ctrl-C during minimization ends the program at once; every
-     * failure is on disk already. */
-    campaign_signal_install(false);
+    /* The handlers stay: a second Ctrl-C during the minimization skips
+     * what is left of it (every failure is on disk already), and the
+     * record and reports are still written. */
     campaign_failures_sort(&run.failures);
     campaign_repro *repros = cmd_fuzz_repros(s, &run.failures, repro_problem,
                                              sizeof repro_problem);
@@ -160,11 +155,14 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .target_hung = run.target_hung,
                             .unsaved_crashes = run.unsaved_crashes,
                             .crash_note = run.crash_note,
-                            .interrupted = run.interrupted};
+                            .interrupted = run.interrupted,
+                            .ends = run.ends,
+                            .n_ends = run.n_ends};
     sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
     sum.exit_code = cmd_fuzz_exit_code(&sum, ran, run.unsaved);
     cmd_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);
     cmd_fuzz_report(&sum);
+    campaign_signal_install(false);
     free(repros);
     campaign_run_free(&run);
     return sum.exit_code;

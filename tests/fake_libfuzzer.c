@@ -15,6 +15,10 @@
  * FAKE_EXEC_US (default 1000) is how long one execution pretends to take,
  * so a test's timing does not depend on the machine. FAKE_FILL=PATH: at
  * start, write PATH until the disk is full (the full-disk test).
+ * FAKE_IGNORE_LIMITS=1: -max_total_time and -runs are ignored (the driver
+ * must end it); FAKE_IGNORE_SIGINT=1: SIGINT is ignored (the driver must
+ * kill it); FAKE_STALL_AFTER=N: after N executions it blocks for good,
+ * with no output and no CPU time (a deadlocked target).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -156,10 +160,22 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
     const struct timespec pause = {exec_us / 1000000, (exec_us % 1000000) * 1000};
     time_t start = time(NULL);
     unsigned long long execs = 0;
+    const char *ignore = getenv("FAKE_IGNORE_LIMITS");
+    const bool limits = ignore == NULL || strcmp(ignore, "1") != 0;
+    const char *stall = getenv("FAKE_STALL_AFTER");
+    const unsigned long long stall_after = stall != NULL ? strtoull(stall, NULL, 10) : 0;
     printf("#0\tINITED cov: 10 ft: 10 corp: %zu/1Kb exec/s: 0 rss: 30Mb\n", n);
     for (size_t i = 0; !fake_interrupted; i++) {
-        if ((a->runs && execs >= a->runs) ||
-            (a->max_total_time && time(NULL) - start >= a->max_total_time)) {
+        if (stall_after != 0 && execs >= stall_after) {
+            fflush(stdout);
+            for (;;) {
+                sigset_t none; /* no output, no CPU time: only a signal ends it */
+                sigemptyset(&none);
+                sigsuspend(&none);
+            }
+        }
+        if (limits && ((a->runs && execs >= a->runs) ||
+                       (a->max_total_time && time(NULL) - start >= a->max_total_time))) {
             printf("#%llu\tDONE   cov: %zu ft: 20 corp: %zu/1Kb exec/s: 1000 rss: 30Mb\n",
                    execs, 10 + n, n);
             printf("Done %llu runs in %ld second(s)\n", execs, (long)(time(NULL) - start));
@@ -214,7 +230,8 @@ int main(int argc, char **argv) {
     fake_fill_disk();
     fake_args a;
     fake_parse(argc, argv, &a);
-    signal(SIGINT, fake_on_sigint);
+    const char *deaf = getenv("FAKE_IGNORE_SIGINT");
+    signal(SIGINT, deaf != NULL && strcmp(deaf, "1") == 0 ? SIG_IGN : fake_on_sigint);
     enum { FAKE_MAX_DOCS = 64 };
     static gm_doc docs[FAKE_MAX_DOCS];
     size_t n = fake_load(a.corpus, docs, FAKE_MAX_DOCS);
