@@ -165,11 +165,14 @@ static bool campaign_failures_read(campaign_failures *f, const char *path, struc
 }
 
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start) {
-    return campaign_failures_scan_some(f, dir, start, SIZE_MAX);
+    return campaign_failures_scan_some(f, dir, start, SIZE_MAX, NULL);
 }
 
 size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
-                                   size_t max_files) {
+                                   size_t max_files, bool *more) {
+    if (more != NULL) {
+        *more = false;
+    }
     DIR *d = opendir(dir);
     if (d == NULL) {
         return 0;
@@ -187,6 +190,9 @@ size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct
         }
         fresh += campaign_failures_read(f, path, start) ? 1 : 0;
         read++;
+    }
+    if (more != NULL) {
+        *more = read == max_files;
     }
     closedir(d);
     return fresh;

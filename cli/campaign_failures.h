@@ -46,9 +46,10 @@ void campaign_failures_free(campaign_failures *f);
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start);
 
 /* The same, reading at most `max_files` new files (the others are read at
- * a later call): a bounded piece of work for the driver's loop. */
+ * a later call): a bounded piece of work for the driver's loop. `more`
+ * (may be NULL): whether it stopped at that many, so more may be waiting. */
 size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
-                                   size_t max_files);
+                                   size_t max_files, bool *more);
 
 /* Orders the signatures by when they were first found (then by name), the
  * order of the summary. */

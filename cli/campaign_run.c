@@ -25,9 +25,9 @@
 /* How long engines get to write their final stats after SIGINT: short,
  * so that Ctrl-C stops a campaign within a second. */
 #define CAMPAIGN_STOP_GRACE_MS 600
-/* New failure files read per look, so that a burst of them cannot hold
- * up the loop (the rest are read at the next look). */
-#define CAMPAIGN_SCAN_BATCH 256
+/* New failure files read per tick, so that a burst of them cannot hold
+ * up the loop: the rest are read at the next ticks (a few ms each). */
+#define CAMPAIGN_SCAN_BATCH 32
 /* Seconds between samples of stats.jsonl. */
 #define CAMPAIGN_SAMPLE_S 1.0
 
@@ -272,7 +272,7 @@ static void campaign_run_status(campaign_run *r, double now, bool tty, bool prin
 /* Reads new failure files; true when a new signature appeared. */
 static bool campaign_run_scan(campaign_run *r) {
     if (campaign_failures_scan_some(&r->failures, r->setup->failures, r->setup->start,
-                                    CAMPAIGN_SCAN_BATCH) == 0) {
+                                    CAMPAIGN_SCAN_BATCH, &r->scan_backlog) == 0) {
         return false;
     }
     campaign_run_write_baseline(r);
@@ -289,7 +289,7 @@ static bool campaign_run_tick(campaign_run *r, double now, bool scan_due) {
         w->ended = w->proc.running && !campaign_proc_poll(&w->proc);
         any_ended |= w->ended;
     }
-    bool fresh = (any_ended || scan_due) && campaign_run_scan(r);
+    bool fresh = (any_ended || scan_due || r->scan_backlog) && campaign_run_scan(r);
     if (fresh && r->setup->opt.stop_on_new) {
         return true; /* the campaign ends: restart nothing */
     }

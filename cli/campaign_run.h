@@ -42,6 +42,7 @@ typedef struct {
     char crash_note[256];      /* the last of them: job, how, its log's last line */
     bool interrupted;
     bool unsaved;              /* a job could not save a finding: the campaign ended */
+    bool scan_backlog;         /* failure files may be waiting to be read */
     campaign_run_end ends[CAMPAIGN_RUN_ENDS_KEPT];
     size_t n_ends;
     char problem[768];         /* infrastructure trouble; "" when none */
