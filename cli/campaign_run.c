@@ -25,9 +25,11 @@
 /* How long engines get to write their final stats after SIGINT: short,
  * so that Ctrl-C stops a campaign within a second. */
 #define CAMPAIGN_STOP_GRACE_MS 600
-/* New failure files read per tick, so that a burst of them cannot hold
- * up the loop: the rest are read at the next ticks (a few ms each). */
+/* New failure files read per tick, and the time that may take, so that a
+ * burst of them cannot hold up the loop: the rest are read at the next
+ * ticks. */
 #define CAMPAIGN_SCAN_BATCH 32
+#define CAMPAIGN_SCAN_BUDGET_S 0.03
 /* Seconds between samples of stats.jsonl. */
 #define CAMPAIGN_SAMPLE_S 1.0
 
@@ -89,6 +91,9 @@ static void campaign_run_log_start(const campaign_worker *w, campaign_argv *argv
 }
 
 static void campaign_run_start(campaign_run *r, campaign_worker *w, double now) {
+    if (r->baseline_dirty && campaign_run_write_baseline(r)) {
+        r->baseline_dirty = false; /* the job starts knowing every signature found */
+    }
     campaign_argv argv;
     campaign_argv_init(&argv);
     campaign_engine_argv(r->setup, w, r->setup->opt.time_s - now, &argv);
@@ -269,14 +274,17 @@ static void campaign_run_status(campaign_run *r, double now, bool tty, bool prin
     }
 }
 
-/* Reads new failure files; true when a new signature appeared. */
-static bool campaign_run_scan(campaign_run *r) {
-    if (campaign_failures_scan_some(&r->failures, r->setup->failures, r->setup->start,
-                                    CAMPAIGN_SCAN_BATCH, &r->scan_backlog) == 0) {
-        return false;
-    }
-    campaign_run_write_baseline(r);
-    return true;
+/* Reads new failure files; true when a new signature appeared. `all`
+ * (a job ended: it must restart on a baseline that lists what it found)
+ * reads every one, else a bounded batch. The baseline is rewritten when
+ * a job starts next, not here: a synced write is slow work. */
+static bool campaign_run_scan(campaign_run *r, bool all) {
+    size_t fresh = all ? campaign_failures_scan(&r->failures, r->setup->failures, r->setup->start)
+                       : campaign_failures_scan_some(&r->failures, r->setup->failures,
+                                                     r->setup->start, CAMPAIGN_SCAN_BATCH,
+                                                     CAMPAIGN_SCAN_BUDGET_S, &r->scan_backlog);
+    r->baseline_dirty |= fresh > 0;
+    return fresh > 0;
 }
 
 /* One tick: reap the runs that ended, read new failures (so the baseline
@@ -289,7 +297,7 @@ static bool campaign_run_tick(campaign_run *r, double now, bool scan_due) {
         w->ended = w->proc.running && !campaign_proc_poll(&w->proc);
         any_ended |= w->ended;
     }
-    bool fresh = (any_ended || scan_due || r->scan_backlog) && campaign_run_scan(r);
+    bool fresh = (any_ended || scan_due || r->scan_backlog) && campaign_run_scan(r, any_ended);
     if (fresh && r->setup->opt.stop_on_new) {
         return true; /* the campaign ends: restart nothing */
     }
@@ -340,7 +348,8 @@ static void campaign_run_finish(campaign_run *r) {
         campaign_engine_refresh(r->setup, &r->workers[i], r->elapsed_s);
     }
     campaign_run_totals(r, r->elapsed_s, false, &st);
-    if (campaign_failures_scan(&r->failures, r->setup->failures, r->setup->start) > 0) {
+    campaign_run_scan(r, true);
+    if (r->baseline_dirty) {
         campaign_run_write_baseline(r);
     }
     st.signatures = r->failures.n_sigs;

@@ -43,6 +43,7 @@ typedef struct {
     bool interrupted;
     bool unsaved;              /* a job could not save a finding: the campaign ended */
     bool scan_backlog;         /* failure files may be waiting to be read */
+    bool baseline_dirty;       /* signatures found since DIR/baseline.json was written */
     campaign_run_end ends[CAMPAIGN_RUN_ENDS_KEPT];
     size_t n_ends;
     char problem[768];         /* infrastructure trouble; "" when none */
