@@ -191,6 +191,7 @@ static void campaign_run_unsaved(campaign_run *r, campaign_worker *w) {
 static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) {
     campaign_engine_refresh(r->setup, w, now);
     if (w->proc.exited && w->proc.code == FUZZ_CHECK_EXIT_UNSAVED) {
+        campaign_run_record_end(r, w, now, "exit 86 (a finding could not be saved)", false);
         campaign_worker_close_run(w);
         campaign_run_unsaved(r, w);
         return;

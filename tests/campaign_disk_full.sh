@@ -38,5 +38,9 @@ grep -q '"problem": *"job-0 could not save a finding' "$dir/campaign.json" || fa
 n=$(ls -A "$dir/failures" | wc -l)
 [ "$n" -eq 0 ] || fail "failures/ holds $n files on a full disk: $(ls -A "$dir/failures")"
 grep -q "could not save the failure .* (3 tries)" "$dir/logs/job-0.log" || fail "the job did not retry"
+# (its log is on the full disk too: campaign.json, written after the
+# reserve is given back, has the job's end)
+grep -q '"cause": *"exit 86 (a finding could not be saved)"' "$dir/campaign.json" \
+  || fail "the job's end is not in campaign.json"
 echo "ok: disk full: exit 6, summary.txt and campaign.json final, failures/ empty"
 umount "$mnt"
