@@ -1,12 +1,13 @@
 #include "campaign_failures.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gm_json.h"
+#include "gm_repro_fields.h"
 
 void campaign_failures_init(campaign_failures *f) {
     memset(f, 0, sizeof *f);
@@ -138,39 +139,53 @@ static double campaign_failures_seconds_since(struct timespec t, struct timespec
     return (double)(t.tv_sec - start.tv_sec) + (double)(t.tv_nsec - start.tv_nsec) * 1e-9;
 }
 
-/* Reads one new failure file; true when it brought a new signature. */
+/* Reads one new failure file; true when it brought a new signature. Only
+ * the few fields needed are read (gm_repro_fields.h): an unminimized
+ * failure can be megabytes, and the whole document would take the
+ * driver's loop a second to build. */
 static bool campaign_failures_read(campaign_failures *f, const char *path, struct timespec start) {
     struct stat st;
-    gm_limits limits;
-    gm_limits_default(&limits);
-    gm_doc doc;
-    gm_doc_init(&doc);
+    static gm_repro_fields fields;
     gm_error err = {0};
-    bool is_new = false;
     f->files++;
-    if (stat(path, &st) != 0 || !gm_json_read_file(path, &limits, &doc, &err) ||
-        doc.kind != GM_DOC_REPRO || doc.repro.signature == NULL) {
+    if (stat(path, &st) != 0 || !gm_repro_fields_read(path, &fields, &err)) {
         f->unreadable++;
         snprintf(f->last_problem, sizeof f->last_problem, "%s",
                  err.msg[0] ? err.msg : "not a reproducer with a signature");
-    } else {
-        campaign_failure_file file = {path, (long long)st.st_size,
-                                      campaign_failures_seconds_since(st.st_mtim, start),
-                                      doc.repro.found_execs, doc.repro.signature};
-        is_new = campaign_failures_add(f, &file);
+        return false;
     }
-    gm_doc_free(&doc);
-    return is_new;
+    campaign_failure_file file = {path, (long long)st.st_size,
+                                  campaign_failures_seconds_since(st.st_mtim, start),
+                                  fields.found_execs, fields.finding.signature};
+    return campaign_failures_add(f, &file);
+}
+
+static double campaign_failures_clock(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start) {
+    return campaign_failures_scan_some(f, dir, start, SIZE_MAX, 0.0, NULL);
+}
+
+size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
+                                   size_t max_files, double budget_s, bool *more) {
+    double until = budget_s > 0.0 ? campaign_failures_clock() + budget_s : 0.0;
+    if (more != NULL) {
+        *more = false;
+    }
     DIR *d = opendir(dir);
     if (d == NULL) {
         return 0;
     }
     size_t fresh = 0;
     char path[4096];
-    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+    size_t read = 0;
+    bool out_of_time = false;
+    for (struct dirent *e = readdir(d); e != NULL && read < max_files && !out_of_time;
+         e = readdir(d)) {
         bool known = false;
         size_t slot = campaign_failures_slot(f, e->d_name, &known);
         if (known || !campaign_failures_is_failure_name(e->d_name) ||
@@ -179,6 +194,11 @@ size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct time
             continue;
         }
         fresh += campaign_failures_read(f, path, start) ? 1 : 0;
+        read++;
+        out_of_time = until > 0.0 && campaign_failures_clock() >= until;
+    }
+    if (more != NULL) {
+        *more = read == max_files || out_of_time;
     }
     closedir(d);
     return fresh;

@@ -45,6 +45,13 @@ void campaign_failures_free(campaign_failures *f);
  * appeared. A missing folder has no files. */
 size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct timespec start);
 
+/* The same, reading at most `max_files` new files, and no more once
+ * `budget_s` seconds went by (0: no limit); the others are read at a later
+ * call: a bounded piece of work for the driver's loop. `more` (may be
+ * NULL): whether it stopped early, so more may be waiting. */
+size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
+                                   size_t max_files, double budget_s, bool *more);
+
 /* Orders the signatures by when they were first found (then by name), the
  * order of the summary. */
 void campaign_failures_sort(campaign_failures *f);

@@ -54,9 +54,12 @@ const char campaign_options_usage[] =
     "                            records a crash) and is restarted; default: it\n"
     "                            saves each signature once and goes on\n"
     "  --no-minimize             keep the failures as found\n"
+    "  --stall-timeout S         restart a job with no output and no CPU time\n"
+    "                            for S seconds (default 60)\n"
     "\n"
     "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
-    "4 infrastructure (target missing, engine failed to start)\n";
+    "4 infrastructure (target missing, engine failed to start), 5 the --out\n"
+    "folder is in use by another campaign, 6 a finding could not be saved\n";
 
 void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
@@ -65,6 +68,7 @@ void campaign_options_default(campaign_options *o) {
     o->hubs = -1;
     o->backend = "cpu";
     o->time_s = CAMPAIGN_DEFAULT_TIME_S;
+    o->stall_s = CAMPAIGN_DEFAULT_STALL_S;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = cores > 0 ? (int)cores : 1;
     o->compare = GM_COMPARE_LIVE;
@@ -137,6 +141,9 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--time") == 0) {
         return campaign_options_seconds(value, &o->time_s);
     }
+    if (strcmp(flag, "--stall-timeout") == 0) {
+        return campaign_options_seconds(value, &o->stall_s);
+    }
     if (strcmp(flag, "--target-timeout") == 0) {
         return campaign_options_seconds(value, &o->target_timeout_s);
     }
@@ -207,7 +214,7 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
-                                         "--cases", "--hubs", "--gpus"};
+                                         "--cases", "--hubs", "--gpus", "--stall-timeout"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;

@@ -20,6 +20,8 @@
 typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;
 
 #define CAMPAIGN_DEFAULT_TIME_S 60.0
+/* A job with no output and no CPU time for this long is restarted. */
+#define CAMPAIGN_DEFAULT_STALL_S 60.0
 
 typedef struct {
     campaign_engine engine;
@@ -46,6 +48,7 @@ typedef struct {
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
+    double stall_s;           /* --stall-timeout: a job idle this long is restarted */
     bool help;
 } campaign_options;
 

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,50 +52,104 @@ static char **campaign_proc_environment(char *const extra[]) {
     return env;
 }
 
-/* stdin from /dev/null; stdout and stderr appended to the log; a process
- * group of its own. */
-static bool campaign_proc_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr,
-                                const char *log_path) {
-    if (posix_spawn_file_actions_init(fa) != 0) {
-        return false;
+/* The child's side, between fork and exec: only async-signal-safe calls.
+ * A process group of its own; SIGKILL when the driver dies, however it
+ * dies (PR_SET_PDEATHSIG), and if the driver died before that was set
+ * (the parent is no longer `parent`), no exec at all; stdin from
+ * /dev/null, stdout and stderr appended to the log; the signals the
+ * driver catches back to their defaults. Never returns. */
+static void campaign_proc_child(char *const argv[], char **env, const char *log_path,
+                                pid_t parent, int report_fd) {
+    setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+        _exit(CAMPAIGN_PROC_EXIT_ORPHAN);
     }
-    if (posix_spawnattr_init(attr) != 0) {
-        posix_spawn_file_actions_destroy(fa);
-        return false;
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) {
+        _exit(CAMPAIGN_PROC_EXIT_EXEC);
     }
-    int flags = O_WRONLY | O_CREAT | O_APPEND;
-    bool ok = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
-              posix_spawn_file_actions_addopen(fa, 1, log_path, flags, 0644) == 0 &&
-              posix_spawn_file_actions_adddup2(fa, 1, 2) == 0 &&
-              posix_spawnattr_setpgroup(attr, 0) == 0 &&
-              posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP) == 0;
-    if (!ok) {
-        posix_spawn_file_actions_destroy(fa);
-        posix_spawnattr_destroy(attr);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGHUP, &dfl, NULL);
+    sigaction(SIGPIPE, &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    environ = env;
+    if (strchr(argv[0], '/') != NULL) {
+        execv(argv[0], argv);
+    } else {
+        execvp(argv[0], argv);
     }
-    return ok;
+    int why = errno;
+    ssize_t put = write(report_fd, &why, sizeof why); /* the parent says why */
+    (void)put;
+    _exit(CAMPAIGN_PROC_EXIT_EXEC);
+}
+
+/* What the child reported through `fd` before exec: 0 when exec went
+ * ahead (the close-on-exec pipe closed without a word). */
+static int campaign_proc_exec_errno(int fd) {
+    int why = 0;
+    ssize_t got;
+    do {
+        got = read(fd, &why, sizeof why);
+    } while (got < 0 && errno == EINTR);
+    return got == (ssize_t)sizeof why ? why : 0;
 }
 
 bool campaign_proc_start(campaign_proc *p, char *const argv[], char *const env_extra[],
                          const char *log_path, gm_error *err) {
     memset(p, 0, sizeof *p);
     char **env = campaign_proc_environment(env_extra);
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    if (env == NULL || !campaign_proc_setup(&fa, &attr, log_path)) {
-        free(env);
+    if (env == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "%s: cannot prepare the child process",
                             argv[0]);
     }
-    int rc = strchr(argv[0], '/') != NULL ? posix_spawn(&p->pid, argv[0], &fa, &attr, argv, env)
-                                          : posix_spawnp(&p->pid, argv[0], &fa, &attr, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    free(env);
-    if (rc != 0) {
-        p->pid = 0;
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot start: %s", argv[0], strerror(rc));
+    /* The log is opened here first, so that a bad path is an error with a
+     * message rather than a child that exits at once. */
+    int probe = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (probe < 0) {
+        int saved = errno;
+        free(env);
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot open the log %s: %s", argv[0],
+                            log_path, strerror(saved));
     }
+    close(probe);
+    int report[2];
+    if (pipe(report) != 0 || fcntl(report[0], F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl(report[1], F_SETFD, FD_CLOEXEC) != 0) {
+        free(env);
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot start: %s", argv[0], strerror(errno));
+    }
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(report[0]);
+        campaign_proc_child(argv, env, log_path, parent, report[1]);
+    }
+    int saved = errno;
+    close(report[1]);
+    free(env);
+    if (pid < 0) {
+        close(report[0]);
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot start: %s", argv[0], strerror(saved));
+    }
+    setpgid(pid, pid); /* also here: signals to the group work from the start */
+    int why = campaign_proc_exec_errno(report[0]);
+    close(report[0]);
+    if (why != 0) {
+        int status = 0;
+        waitpid(pid, &status, 0);
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot start: %s", argv[0], strerror(why));
+    }
+    p->pid = pid;
     p->running = true;
     return true;
 }

@@ -5,6 +5,11 @@
  * Signals go to the whole group, so an engine's own children (AFL++'s fork
  * server, libFuzzer's forks) stop with it; Ctrl-C in the terminal reaches
  * the driver alone, which then stops its children in order.
+ *
+ * A child dies with the driver: it is started with PR_SET_PDEATHSIG
+ * (SIGKILL), and checks right after setting it that its parent is still
+ * the driver (a driver killed in between would otherwise leave it
+ * orphaned for good). A SIGKILLed driver so leaves no engine running.
  */
 #ifndef CAMPAIGN_PROC_H
 #define CAMPAIGN_PROC_H
@@ -13,6 +18,10 @@
 #include <sys/types.h>
 
 #include "gm_error.h"
+
+/* Exit codes of a child that never reached its program. */
+#define CAMPAIGN_PROC_EXIT_ORPHAN 126 /* the driver was gone before exec */
+#define CAMPAIGN_PROC_EXIT_EXEC 127   /* exec failed (no such program, log) */
 
 typedef struct {
     pid_t pid;       /* 0: never started */

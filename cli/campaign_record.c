@@ -68,6 +68,31 @@ static void campaign_record_setup(cJSON *root, const campaign_setup *s, bool *ok
     campaign_record_add(root, "tool_version", cJSON_CreateString("gmfuzz " GMFUZZ_VERSION), ok);
 }
 
+/* Every job run that ended during the campaign, with its cause. */
+static cJSON *campaign_record_ends(const campaign_summary *sum) {
+    cJSON *list = cJSON_CreateArray();
+    bool ok = list != NULL;
+    for (size_t i = 0; ok && sum != NULL && i < sum->n_ends; i++) {
+        const campaign_run_end *e = &sum->ends[i];
+        cJSON *item = cJSON_CreateObject();
+        ok = item != NULL && cJSON_AddItemToArray(list, item);
+        if (!ok) {
+            cJSON_Delete(item);
+            break;
+        }
+        campaign_record_add(item, "job", cJSON_CreateString(e->job), &ok);
+        campaign_record_add(item, "run", cJSON_CreateNumber(e->run), &ok);
+        campaign_record_add(item, "at_s", cJSON_CreateNumber(e->at_s), &ok);
+        campaign_record_add(item, "cause", cJSON_CreateString(e->cause), &ok);
+        campaign_record_add(item, "restarted", cJSON_CreateBool(e->restarted), &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(list);
+        return NULL;
+    }
+    return list;
+}
+
 /* How it ended; `sum` NULL: it has not (yet). */
 static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bool *ok) {
     char ended[32] = "";
@@ -87,6 +112,7 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);
+    campaign_record_add(root, "job_ends", campaign_record_ends(sum), ok);
 }
 
 static bool campaign_record_campaign(const campaign_setup *s, const campaign_summary *sum,
@@ -161,13 +187,48 @@ static bool campaign_record_truncate(const char *path, gm_error *err) {
     return true;
 }
 
+/* DIR/campaign.reserve: CAMPAIGN_RECORD_RESERVE bytes written (not a
+ * sparse file) and synced, so that the blocks are really taken. */
+static bool campaign_record_reserve(const campaign_setup *s, gm_error *err) {
+    char path[CAMPAIGN_PATH_MAX];
+    static const char zeros[4096];
+    if (!campaign_record_path(path, s->dir, CAMPAIGN_RECORD_RESERVE_NAME, err)) {
+        return false;
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f != NULL;
+    for (size_t put = 0; ok && put < CAMPAIGN_RECORD_RESERVE; put += sizeof zeros) {
+        ok = fwrite(zeros, 1, sizeof zeros, f) == sizeof zeros;
+    }
+    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (f != NULL && fclose(f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        remove(path);
+        return gm_error_set(err, GM_ERR_IO,
+                            "%s: cannot keep %d KiB for the campaign's final record: %s", path,
+                            CAMPAIGN_RECORD_RESERVE / 1024, strerror(saved));
+    }
+    return true;
+}
+
+void campaign_record_release_reserve(const campaign_setup *s) {
+    char path[CAMPAIGN_PATH_MAX];
+    if (campaign_record_path(path, s->dir, CAMPAIGN_RECORD_RESERVE_NAME, NULL)) {
+        remove(path);
+    }
+}
+
 bool campaign_record_start(const campaign_setup *s, gm_error *err) {
     char known[CAMPAIGN_PATH_MAX], stats[CAMPAIGN_PATH_MAX];
     const char *source = s->baseline_src[0] != '\0' ? s->baseline_src : NULL;
     return campaign_record_path(known, s->dir, "known.json", err) &&
            campaign_record_path(stats, s->dir, "stats.jsonl", err) &&
-           campaign_record_copy(source, known, err) && campaign_record_truncate(stats, err) &&
-           campaign_record_campaign(s, NULL, err);
+           campaign_record_reserve(s, err) && campaign_record_copy(source, known, err) &&
+           campaign_record_truncate(stats, err) && campaign_record_campaign(s, NULL, err);
 }
 
 /* A counter as the formats want it: a number up to 2^53, else a string. */

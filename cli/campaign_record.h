@@ -14,6 +14,10 @@
  *                      copied. (DIR/baseline.json is something else: the
  *                      targets' baseline, which also lists every signature
  *                      the campaign found, campaign_baseline.h.)
+ *   DIR/campaign.reserve  CAMPAIGN_RECORD_RESERVE bytes kept from the
+ *                      start and removed just before the final record and
+ *                      summary are written: a disk that filled up during
+ *                      the campaign still takes them
  *
  * The keys of campaign.json and stats.jsonl are the fields of
  * gm_rundir_campaign and gm_rundir_sample (triage/gm_rundir.h). */
@@ -28,9 +32,15 @@
 #include "campaign_summary.h"
 #include "gm_error.h"
 
-/* campaign.json as started, known.json, and an empty stats.jsonl (a
- * folder used before gets this campaign's samples only). */
+#define CAMPAIGN_RECORD_RESERVE (64 * 1024)
+#define CAMPAIGN_RECORD_RESERVE_NAME "campaign.reserve"
+
+/* The reserve, campaign.json as started, known.json, and an empty
+ * stats.jsonl (a folder used before gets this campaign's samples only). */
 bool campaign_record_start(const campaign_setup *s, gm_error *err);
+
+/* Removes the reserve: the final writes may use its space. */
+void campaign_record_release_reserve(const campaign_setup *s);
 
 /* Appends one line to stats.jsonl. */
 bool campaign_record_sample(const campaign_setup *s, const campaign_status *st, gm_error *err);

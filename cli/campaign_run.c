@@ -1,5 +1,7 @@
 #include "campaign_run.h"
 
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +13,23 @@
 #include "campaign_record.h"
 #include "campaign_signal.h"
 #include "campaign_status.h"
+#include "fuzz_check.h"
 
+/* The longest the loop sleeps: how late a job's end may be seen when no
+ * SIGCHLD wakes it. Deadlines (samples, the budget) wake it sooner. */
 #define CAMPAIGN_TICK_MS 100
 /* A run that ends sooner than this without saving a failure did not get
  * going; this many in a row and the job is given up. */
 #define CAMPAIGN_QUICK_S 5.0
 #define CAMPAIGN_QUICK_LIMIT 3
-/* How long engines get to write their final stats after SIGINT. */
-#define CAMPAIGN_STOP_GRACE_MS 5000
+/* How long engines get to write their final stats after SIGINT: short,
+ * so that Ctrl-C stops a campaign within a second. */
+#define CAMPAIGN_STOP_GRACE_MS 600
+/* New failure files read per tick, and the time that may take, so that a
+ * burst of them cannot hold up the loop: the rest are read at the next
+ * ticks. */
+#define CAMPAIGN_SCAN_BATCH 32
+#define CAMPAIGN_SCAN_BUDGET_S 0.03
 /* Seconds between samples of stats.jsonl. */
 #define CAMPAIGN_SAMPLE_S 1.0
 
@@ -86,6 +97,9 @@ static void campaign_run_log_start(const campaign_worker *w, campaign_argv *argv
 }
 
 static void campaign_run_start(campaign_run *r, campaign_worker *w, double now) {
+    if (r->baseline_dirty && campaign_run_write_baseline(r)) {
+        r->baseline_dirty = false; /* the job starts knowing every signature found */
+    }
     campaign_argv argv;
     campaign_argv_init(&argv);
     campaign_engine_argv(r->setup, w, r->setup->opt.time_s - now, &argv);
@@ -102,8 +116,47 @@ static void campaign_run_start(campaign_run *r, campaign_worker *w, double now) 
         w->starts++;
         w->started_s = now;
         w->failures_at_start = r->failures.files;
+        w->stalled = false;
+        campaign_progress_start(&w->progress, now);
     }
     campaign_argv_free(&argv);
+}
+
+/* Why a run ended, in words: what the process said (exit status or
+ * signal) and what that means for the campaign. */
+static void campaign_run_cause(const campaign_run *r, const campaign_worker *w, bool saved,
+                               char *out, size_t size) {
+    char how[64];
+    campaign_proc_describe(&w->proc, how, sizeof how);
+    if (w->stalled) {
+        snprintf(out, size, "%s (no progress: no output and no CPU time for %.0f s; killed by "
+                            "the driver)",
+                 how, r->setup->opt.stall_s);
+        return;
+    }
+    const char *why = w->proc.exited && w->proc.code == 0 ? "its runs or time were done"
+                      : saved && r->setup->opt.abort_on_failure ? "stopped at a failure it saved"
+                                                                : "crashed or was killed";
+    snprintf(out, size, "%s (%s)", how, why);
+}
+
+/* The cause goes into the job's log and into the campaign's record. */
+static void campaign_run_record_end(campaign_run *r, const campaign_worker *w, double now,
+                                    const char *cause, bool again) {
+    FILE *log = fopen(w->log_path, "a");
+    if (log != NULL) {
+        fprintf(log, "=== gmfuzz fuzz: run %u of %s ended at %.1f s: %s; %s\n", w->starts,
+                w->name, now, cause, again ? "restarting it" : "not restarting it");
+        fclose(log);
+    }
+    if (r->n_ends < CAMPAIGN_RUN_ENDS_KEPT) {
+        campaign_run_end *e = &r->ends[r->n_ends++];
+        snprintf(e->job, sizeof e->job, "%s", w->name);
+        snprintf(e->cause, sizeof e->cause, "%s", cause);
+        e->at_s = now;
+        e->run = w->starts;
+        e->restarted = again;
+    }
 }
 
 /* `w` keeps stopping at once: it is given up, and the problem says why. */
@@ -125,30 +178,52 @@ static void campaign_run_note_crash(campaign_run *r, const campaign_worker *w, c
     char said[160];
     campaign_log_last_line(w->log_path, said, sizeof said);
     r->unsaved_crashes++;
-    snprintf(r->crash_note, sizeof r->crash_note, "%s, %s: %.120s", w->name, how, said);
+    snprintf(r->crash_note, sizeof r->crash_note, "%.31s, %.60s: %.120s", w->name, how, said);
+}
+
+/* `w` could not save a finding (fuzz_check.h): going on would lose the
+ * next ones too, so the campaign ends, with its own exit code. */
+static void campaign_run_unsaved(campaign_run *r, campaign_worker *w) {
+    char said[512];
+    campaign_log_last_line(w->log_path, said, sizeof said);
+    r->unsaved = true;
+    snprintf(r->problem, sizeof r->problem,
+             "%s could not save a finding in %.200s (disk full or not writable?): %.450s", w->name,
+             r->setup->failures, said);
+    w->done = true;
 }
 
 /* A run of `w` ended: count it, then restart it or retire it. */
 static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) {
     campaign_engine_refresh(r->setup, w, now);
+    if (w->proc.exited && w->proc.code == FUZZ_CHECK_EXIT_UNSAVED) {
+        campaign_run_record_end(r, w, now, "exit 86 (a finding could not be saved)", false);
+        campaign_worker_close_run(w);
+        campaign_run_unsaved(r, w);
+        return;
+    }
     bool saved = r->failures.files > w->failures_at_start;
     bool clean = w->proc.exited && w->proc.code == 0;
-    bool quick = now - w->started_s < CAMPAIGN_QUICK_S && !saved;
+    bool quick = now - w->started_s < CAMPAIGN_QUICK_S && !saved && !w->stalled;
     w->quick_failures = quick ? w->quick_failures + 1 : 0;
-    char how[64];
+    char how[64], cause[160];
     campaign_proc_describe(&w->proc, how, sizeof how);
-    bool again = campaign_engine_restarts(r->setup, w); /* before the run is folded in */
+    campaign_run_cause(r, w, saved, cause, sizeof cause);
+    bool again = campaign_engine_restarts(r->setup, w) || w->stalled; /* before the fold */
+    bool retire = w->quick_failures >= CAMPAIGN_QUICK_LIMIT ||
+                  (quick && r->setup->opt.engine == CAMPAIGN_AFL);
+    campaign_run_record_end(r, w, now, cause,
+                            !retire && again && r->setup->opt.time_s - now >= 1.0);
     r->coverage = w->stats.coverage > r->coverage ? w->stats.coverage : r->coverage;
     r->target_crashed += w->stats.target_crashed;
     r->target_hung += w->stats.target_hung;
     campaign_worker_close_run(w);
-    if (w->quick_failures >= CAMPAIGN_QUICK_LIMIT ||
-        (quick && r->setup->opt.engine == CAMPAIGN_AFL)) {
+    if (retire) {
         campaign_run_give_up(r, w, how);
         return;
     }
     if (!saved && !clean && !quick) {
-        campaign_run_note_crash(r, w, how);
+        campaign_run_note_crash(r, w, w->stalled ? cause : how);
     }
     if (again && r->setup->opt.time_s - now >= 1.0) {
         r->restarts++;
@@ -206,13 +281,17 @@ static void campaign_run_status(campaign_run *r, double now, bool tty, bool prin
     }
 }
 
-/* Reads new failure files; true when a new signature appeared. */
-static bool campaign_run_scan(campaign_run *r) {
-    if (campaign_failures_scan(&r->failures, r->setup->failures, r->setup->start) == 0) {
-        return false;
-    }
-    campaign_run_write_baseline(r);
-    return true;
+/* Reads new failure files; true when a new signature appeared. `all`
+ * (a job ended: it must restart on a baseline that lists what it found)
+ * reads every one, else a bounded batch. The baseline is rewritten when
+ * a job starts next, not here: a synced write is slow work. */
+static bool campaign_run_scan(campaign_run *r, bool all) {
+    size_t fresh = all ? campaign_failures_scan(&r->failures, r->setup->failures, r->setup->start)
+                       : campaign_failures_scan_some(&r->failures, r->setup->failures,
+                                                     r->setup->start, CAMPAIGN_SCAN_BATCH,
+                                                     CAMPAIGN_SCAN_BUDGET_S, &r->scan_backlog);
+    r->baseline_dirty |= fresh > 0;
+    return fresh > 0;
 }
 
 /* One tick: reap the runs that ended, read new failures (so the baseline
@@ -226,7 +305,7 @@ static bool campaign_run_tick(campaign_run *r, double now, bool scan_due) {
         any_ended |= w->ended;
     }
     campaign_hubs_tick(&r->hubs, r->setup);
-    bool fresh = (any_ended || scan_due) && campaign_run_scan(r);
+    bool fresh = (any_ended || scan_due || r->scan_backlog) && campaign_run_scan(r, any_ended);
     if (fresh && r->setup->opt.stop_on_new) {
         return true; /* the campaign ends: restart nothing */
     }
@@ -280,7 +359,10 @@ static void campaign_run_finish(campaign_run *r) {
         r->target_hung += r->workers[i].stats.target_hung;
     }
     campaign_run_totals(r, r->elapsed_s, false, &st);
-    campaign_run_scan(r);
+    campaign_run_scan(r, true);
+    if (r->baseline_dirty) {
+        campaign_run_write_baseline(r);
+    }
     st.signatures = r->failures.n_sigs;
     st.failures = r->failures.files;
     campaign_record_sample(r->setup, &st, NULL); /* the exact totals, last */
@@ -289,11 +371,40 @@ static void campaign_run_finish(campaign_run *r) {
     r->corpus = st.corpus;
 }
 
+/* Kills the jobs that made no progress for --stall-timeout; their end is
+ * reaped, recorded and restarted by the next tick. */
+static void campaign_run_watch(campaign_run *r, double now) {
+    for (int i = 0; i < r->n_workers; i++) {
+        campaign_worker *w = &r->workers[i];
+        if (w->proc.running && !w->stalled &&
+            campaign_progress_idle(&w->progress, w->proc.pid, w->log_path, now) >=
+                r->setup->opt.stall_s) {
+            w->stalled = true;
+            campaign_proc_signal(&w->proc, SIGKILL);
+        }
+    }
+}
+
+/* Milliseconds from now to `deadline_s`, within [0, CAMPAIGN_TICK_MS]. */
+static int campaign_run_sleep_ms(const campaign_run *r, double deadline_s) {
+    double left = deadline_s - campaign_setup_elapsed(r->setup);
+    if (left <= 0.0) {
+        return 0;
+    }
+    double ms = left * 1000.0;
+    return ms < CAMPAIGN_TICK_MS ? (int)ms + 1 : CAMPAIGN_TICK_MS;
+}
+
+/* The loop is driven by deadlines, never by waiting on a child or on
+ * slow work: the k-th sample of stats.jsonl is taken at k seconds (taken
+ * first when due, before the tick's other work), the budget ends the loop
+ * on time, and a signal or a child that ended wakes the sleep at once
+ * (campaign_signal.h). A sample more than a second late is skipped, not
+ * made up in a burst. */
 bool campaign_run_all(campaign_run *r) {
-    const struct timespec tick = {0, CAMPAIGN_TICK_MS * 1000L * 1000L};
     bool tty = isatty(STDERR_FILENO) == 1;
     double status_every = tty ? 1.0 : 10.0, last_status = 0.0, last_scan = 0.0;
-    double last_sample = 0.0;
+    double next_sample = CAMPAIGN_SAMPLE_S, budget = r->setup->opt.time_s;
     campaign_run_status(r, 0.0, tty, false); /* the charts start from 0 */
     double started = campaign_setup_elapsed(r->setup); /* target hubs took their start */
     for (int i = 0; i < r->n_workers; i++) {
@@ -302,21 +413,32 @@ bool campaign_run_all(campaign_run *r) {
     for (;;) {
         double now = campaign_setup_elapsed(r->setup);
         r->interrupted = campaign_signal_received();
-        if (r->interrupted || now >= r->setup->opt.time_s || campaign_run_all_done(r)) {
+        if (r->interrupted || r->unsaved || now >= budget || campaign_run_all_done(r)) {
             break;
+        }
+        if (now >= next_sample) {
+            bool print = now - last_status >= status_every;
+            last_status = print ? now : last_status;
+            campaign_run_status(r, now, tty, print);
+            campaign_run_watch(r, now);
+            next_sample += CAMPAIGN_SAMPLE_S;
+            if (next_sample <= now) {
+                next_sample = floor(now / CAMPAIGN_SAMPLE_S) * CAMPAIGN_SAMPLE_S +
+                              CAMPAIGN_SAMPLE_S;
+            }
         }
         bool scan_due = now - last_scan >= 1.0;
         last_scan = scan_due ? now : last_scan;
         if (campaign_run_tick(r, now, scan_due) && r->setup->opt.stop_on_new) {
             break;
         }
-        if (now - last_sample >= CAMPAIGN_SAMPLE_S) {
-            bool print = now - last_status >= status_every;
-            last_sample = now;
-            last_status = print ? now : last_status;
-            campaign_run_status(r, now, tty, print);
-        }
-        nanosleep(&tick, NULL);
+        campaign_signal_wait(
+            campaign_run_sleep_ms(r, next_sample < budget ? next_sample : budget));
+    }
+    if (r->interrupted) {
+        fprintf(stderr, "%sgmfuzz fuzz: interrupted: stopping the jobs (again: skip the "
+                        "minimization)\n",
+                tty ? "\n" : "");
     }
     campaign_run_finish(r);
     if (tty) {

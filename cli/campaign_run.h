@@ -14,6 +14,18 @@
 #include "campaign_setup.h"
 #include "campaign_worker.h"
 
+/* One run of a job that ended during the campaign, and why. */
+typedef struct {
+    char job[32];
+    unsigned run;              /* 1: its first run */
+    double at_s;
+    char cause[160];           /* "killed by signal 9 (failed without saving a failure)" */
+    bool restarted;
+} campaign_run_end;
+
+/* Run ends kept for the record (the first ones; `restarts` counts all). */
+#define CAMPAIGN_RUN_ENDS_KEPT 64
+
 typedef struct {
     campaign_setup *setup;
     campaign_worker *workers;
@@ -31,6 +43,11 @@ typedef struct {
     unsigned unsaved_crashes;  /* runs that failed without saving a failure */
     char crash_note[256];      /* the last of them: job, how, its log's last line */
     bool interrupted;
+    bool unsaved;              /* a job could not save a finding: the campaign ended */
+    bool scan_backlog;         /* failure files may be waiting to be read */
+    bool baseline_dirty;       /* signatures found since DIR/baseline.json was written */
+    campaign_run_end ends[CAMPAIGN_RUN_ENDS_KEPT];
+    size_t n_ends;
     char problem[768];         /* infrastructure trouble; "" when none */
 } campaign_run;
 

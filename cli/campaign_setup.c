@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign_lock.h"
 #include "campaign_record.h"
 #include "campaign_target.h"
 #include "gm_paths.h"
@@ -15,7 +16,6 @@
 #define GMFUZZ_SOURCE_DIR "."
 #endif
 
-enum { CAMPAIGN_EXIT_USAGE = 2, CAMPAIGN_EXIT_INFRA = 4 };
 
 static bool campaign_setup_is_dir(const char *path) {
     struct stat st;
@@ -61,6 +61,13 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
     if (strlen(s->dir) > CAMPAIGN_PATH_MAX - 512) {
         return gm_error_set(err, GM_ERR_USAGE, "--out: path too long (%zu bytes)",
                             strlen(s->dir));
+    }
+    /* The lock before anything is written into the folder: a second
+     * campaign must not truncate the first one's stats. */
+    bool busy = false;
+    if (!gm_paths_make_dirs(s->dir, err) || !campaign_lock_take(&s->lock, s->dir, &busy, err)) {
+        s->locked_out = busy;
+        return false;
     }
     struct {
         char *path;
@@ -202,11 +209,16 @@ bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *e
         return false;
     }
     *exit_code = CAMPAIGN_EXIT_INFRA;
-    return campaign_setup_folders(s, err) && campaign_setup_seed(s, err) &&
-           campaign_setup_afl_cold_start(s, err) && campaign_record_start(s, err);
+    if (!campaign_setup_folders(s, err)) {
+        *exit_code = s->locked_out ? CAMPAIGN_EXIT_LOCKED : CAMPAIGN_EXIT_INFRA;
+        return false;
+    }
+    return campaign_setup_seed(s, err) && campaign_setup_afl_cold_start(s, err) &&
+           campaign_record_start(s, err);
 }
 
 void campaign_setup_free(campaign_setup *s) {
+    campaign_lock_release(&s->lock);
     gm_baseline_free(s->baseline);
     s->baseline = NULL;
 }

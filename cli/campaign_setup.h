@@ -11,6 +11,7 @@
  *   DIR/baseline.json  the baseline the targets use (campaign_baseline.h)
  *   DIR/known.json   the user's baseline as the campaign judged by it
  *   DIR/campaign.json, DIR/stats.jsonl  how it ran (campaign_record.h)
+ *   DIR/campaign.lock  held (flock) for the whole campaign (campaign_lock.h)
  *   DIR/summary.txt  the summary, at the end
  *   DIR/report.*     report.md, report.html, summary.json, junit.xml
  */
@@ -21,11 +22,22 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "campaign_lock.h"
 #include "campaign_options.h"
 #include "gm_baseline.h"
 #include "gm_error.h"
 
 #define CAMPAIGN_PATH_MAX PATH_MAX
+
+/* gmfuzz fuzz's exit codes (docs/FUZZING.md). */
+enum {
+    CAMPAIGN_EXIT_OK = 0,       /* nothing new found */
+    CAMPAIGN_EXIT_FINDING = 1,  /* a new signature found (and saved) */
+    CAMPAIGN_EXIT_USAGE = 2,
+    CAMPAIGN_EXIT_INFRA = 4,    /* no target, engines that would not run, backend failed */
+    CAMPAIGN_EXIT_LOCKED = 5,   /* --out is in use by another campaign */
+    CAMPAIGN_EXIT_UNSAVED = 6,  /* a finding could not be saved (disk full, I/O error) */
+};
 
 typedef struct {
     campaign_options opt;
@@ -45,10 +57,13 @@ typedef struct {
     size_t seeded;                        /* seed files copied into the corpus */
     struct timespec start;                /* CLOCK_REALTIME, to compare with file times */
     struct timespec start_mono;           /* CLOCK_MONOTONIC, for the clock */
+    campaign_lock lock;                   /* DIR/campaign.lock, held to the end */
+    bool locked_out;                      /* another campaign holds it */
 } campaign_setup;
 
 /* Resolves and creates everything. On failure `*exit_code` says whose
- * fault it is (2: usage, 4: infrastructure) and err why. */
+ * fault it is (2: usage, 4: infrastructure, 5: the folder is locked by
+ * another campaign) and err why. */
 bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *exit_code,
                             gm_error *err);
 void campaign_setup_free(campaign_setup *s);

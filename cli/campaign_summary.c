@@ -60,6 +60,19 @@ static void campaign_summary_signature(FILE *out, const campaign_summary *s, siz
     }
 }
 
+/* Why jobs stopped during the campaign (campaign.json has them all). */
+static void campaign_summary_ends(FILE *out, const campaign_summary *s) {
+    enum { SHOWN = 5 };
+    for (size_t i = 0; i < s->n_ends && i < SHOWN; i++) {
+        const campaign_run_end *e = &s->ends[i];
+        fprintf(out, "  %s run %u ended at %.1f s: %s%s\n", e->job, e->run, e->at_s, e->cause,
+                e->restarted ? ", restarted" : "");
+    }
+    if (s->n_ends > SHOWN) {
+        fprintf(out, "  (%zu more job ends in campaign.json)\n", s->n_ends - SHOWN);
+    }
+}
+
 void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_signatures) {
     const campaign_failures *f = s->failures;
     size_t fresh = campaign_summary_new(s);
@@ -88,6 +101,7 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
                 s->unsaved_crashes, s->unsaved_crashes == 1 ? "" : "s", s->setup->dir,
                 s->crash_note ? s->crash_note : "");
     }
+    campaign_summary_ends(out, s);
     if (s->problem != NULL) {
         fprintf(out, "  problem: %s\n", s->problem);
     }
@@ -98,7 +112,8 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
                 s->report);
     }
     fprintf(out, "  exit %d: %s\n", s->exit_code,
-            s->exit_code == 1   ? "new signatures found"
-            : s->exit_code == 0 ? "nothing new"
-                                : "the campaign could not run properly");
+            s->exit_code == CAMPAIGN_EXIT_FINDING   ? "new signatures found"
+            : s->exit_code == CAMPAIGN_EXIT_OK      ? "nothing new"
+            : s->exit_code == CAMPAIGN_EXIT_UNSAVED ? "a finding could not be saved"
+                                                    : "the campaign could not run properly");
 }

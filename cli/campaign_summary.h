@@ -11,6 +11,7 @@
 
 #include "campaign_failures.h"
 #include "campaign_repro.h"
+#include "campaign_run.h"
 #include "campaign_setup.h"
 
 typedef struct {
@@ -27,6 +28,8 @@ typedef struct {
     unsigned unsaved_crashes;      /* runs that failed without saving a failure */
     const char *crash_note;        /* the last of them */
     bool interrupted;              /* ended by Ctrl-C or SIGTERM */
+    const campaign_run_end *ends;  /* job runs that ended during the campaign, and why */
+    size_t n_ends;
     const char *problem;           /* infrastructure trouble, or NULL */
     const char *report;            /* DIR/report.html once the reports are written */
     int exit_code;

@@ -9,6 +9,7 @@
 
 #include "campaign_log.h"
 #include "campaign_proc.h"
+#include "campaign_progress.h"
 #include "campaign_setup.h"
 #include "campaign_stats.h"
 
@@ -28,6 +29,8 @@ typedef struct {
     bool ended;                     /* its run just ended (campaign_run's tick) */
     bool done;                      /* will not run again */
     bool broken;                    /* gave up: it kept failing to run */
+    campaign_progress progress;     /* output and CPU time of the current run */
+    bool stalled;                   /* the driver killed the current run: no progress */
 } campaign_worker;
 
 void campaign_worker_init(campaign_worker *w, const campaign_setup *s, int index);

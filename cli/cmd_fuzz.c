@@ -11,15 +11,17 @@
  *             (campaign_record.h); report.md, summary.json, junit.xml and
  *             report.html (campaign_report.h)
  *
- * Exit codes: 0 nothing new was found, 1 a new signature was found,
- * 2 usage, 4 infrastructure (no target, engines that would not run, the
- * backend failed).
+ * Exit codes (campaign_setup.h): 0 nothing new was found, 1 a new
+ * signature was found, 2 usage, 4 infrastructure (no target, engines that
+ * would not run, the backend failed), 5 the --out folder is locked by
+ * another campaign (campaign_lock.h), 6 a finding could not be saved.
  */
 #include "cmd_fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "campaign_minimizer.h"
 #include "campaign_options.h"
 #include "campaign_record.h"
 #include "campaign_report.h"
@@ -29,48 +31,55 @@
 #include "campaign_signal.h"
 #include "campaign_summary.h"
 #include "cli_options.h"
+#include "gm_file.h"
 
-/* One reproducer per signature; NULL (and a note in `problem`) when the
- * backend could not be opened or failed. */
+/* One reproducer per signature, made in child processes
+ * (campaign_minimizer.h); NULL (and a note in `problem`) when the backend
+ * could not be opened or failed. */
 static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_failures *f,
                                        char *problem, size_t problem_size) {
     campaign_repro *repros = calloc(f->n_sigs + 1, sizeof *repros);
-    gm_backend *b = NULL;
-    gm_error err = {0};
-    gm_target_spec spec;
-    bool ok = repros != NULL && campaign_options_target(&s->opt, &spec, &err) &&
-              gm_backend_open_target(&spec, &b, &err);
-    for (size_t i = 0; ok && i < f->n_sigs; i++) {
-        fprintf(stderr, "gmfuzz fuzz: minimizing %s\n", f->sigs[i].signature);
-        ok = campaign_repro_make(b, s, &f->sigs[i], &repros[i], &err);
+    size_t skipped = 0;
+    if (repros == NULL) {
+        snprintf(problem, problem_size, "no reproducers: out of memory");
+        return NULL;
     }
-    gm_backend_close(b);
-    if (!ok) {
-        snprintf(problem, problem_size, "no reproducers: %s",
-                 err.msg[0] ? err.msg : "out of memory");
+    if (!campaign_minimizer_run(s, f, repros, &skipped, problem, problem_size)) {
         free(repros);
         return NULL;
     }
     return repros;
 }
 
-static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran) {
+static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran, bool unsaved) {
+    if (unsaved) {
+        return CAMPAIGN_EXIT_UNSAVED; /* before "new": what was found is incomplete */
+    }
     if (campaign_summary_new(sum) > 0) {
         return CLI_EXIT_FINDING;
     }
     return ran && sum->problem == NULL ? CLI_EXIT_OK : CLI_EXIT_BACKEND;
 }
 
-static void cmd_fuzz_write_summary(const campaign_summary *sum) {
+/* DIR/summary.txt, whole or not at all (gm_file_write_atomic); false
+ * (said on stderr) when it could not be written. */
+static bool cmd_fuzz_write_summary(const campaign_summary *sum) {
     char path[CAMPAIGN_PATH_MAX + 16];
+    char *text = NULL;
+    size_t len = 0;
+    gm_error err = {0};
     snprintf(path, sizeof path, "%s/summary.txt", sum->setup->dir);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "gmfuzz fuzz: cannot write %s\n", path);
-        return;
+    FILE *f = open_memstream(&text, &len);
+    if (f != NULL) {
+        campaign_summary_print(f, sum, 0);
     }
-    campaign_summary_print(f, sum, 0);
-    fclose(f);
+    bool ok = f != NULL && fclose(f) == 0 && gm_file_write_atomic(path, text, len, &err);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz fuzz: cannot write %s: %s\n", path,
+                err.msg[0] ? err.msg : "out of memory");
+    }
+    free(text);
+    return ok;
 }
 
 static void cmd_fuzz_report(campaign_summary *sum) {
@@ -91,16 +100,23 @@ static void cmd_fuzz_add_problem(campaign_summary *sum, const char *what, char *
  * written from the folder. summary.txt and the reproducers are on disk
  * before the reports are tried, so a report that fails loses nothing: it
  * is an infrastructure problem (exit 4 unless something new was found). */
-static void cmd_fuzz_record(campaign_summary *sum, bool ran, char *html, size_t html_size,
-                            char *problem, size_t problem_size) {
+static void cmd_fuzz_record(campaign_summary *sum, bool ran, bool unsaved, char *html,
+                            size_t html_size, char *problem, size_t problem_size) {
     gm_error err = {0};
     char what[GM_ERROR_MSG_MAX + 32];
+    /* The space kept since the start (campaign_record.h) is given back
+     * now: on a full disk, the record and the summary still fit. */
+    campaign_record_release_reserve(sum->setup);
     if (!campaign_record_end(sum, &err)) {
         snprintf(what, sizeof what, "campaign record: %s", err.msg);
         cmd_fuzz_add_problem(sum, what, problem, problem_size);
-        sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
     }
-    cmd_fuzz_write_summary(sum);
+    if (!cmd_fuzz_write_summary(sum)) {
+        cmd_fuzz_add_problem(sum, "summary.txt could not be written", problem, problem_size);
+        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
+        campaign_record_end(sum, &err);
+    }
     fprintf(stderr, "gmfuzz fuzz: writing the reports\n");
     if (campaign_report_write(sum->setup, html, html_size, &err)) {
         sum->report = html;
@@ -108,7 +124,7 @@ static void cmd_fuzz_record(campaign_summary *sum, bool ran, char *html, size_t 
     }
     snprintf(what, sizeof what, "reports: %s", err.msg);
     cmd_fuzz_add_problem(sum, what, problem, problem_size);
-    sum->exit_code = cmd_fuzz_exit_code(sum, ran);
+    sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
     campaign_record_end(sum, &err);
 }
 
@@ -121,9 +137,9 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
             s->opt.time_s, s->target, s->dir);
     campaign_signal_install(true);
     bool ran = campaign_run_init(&run, s) && campaign_run_all(&run);
-    /* A second Ctrl-C during minimization ends the program at once; every
-     * failure is on disk already. */
-    campaign_signal_install(false);
+    /* The handlers stay: a second Ctrl-C during the minimization skips
+     * what is left of it (every failure is on disk already), and the
+     * record and reports are still written. */
     campaign_failures_sort(&run.failures);
     campaign_repro *repros = cmd_fuzz_repros(s, &run.failures, repro_problem,
                                              sizeof repro_problem);
@@ -139,11 +155,14 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .target_hung = run.target_hung,
                             .unsaved_crashes = run.unsaved_crashes,
                             .crash_note = run.crash_note,
-                            .interrupted = run.interrupted};
+                            .interrupted = run.interrupted,
+                            .ends = run.ends,
+                            .n_ends = run.n_ends};
     sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
-    sum.exit_code = cmd_fuzz_exit_code(&sum, ran);
-    cmd_fuzz_record(&sum, ran, html, sizeof html, problem, sizeof problem);
+    sum.exit_code = cmd_fuzz_exit_code(&sum, ran, run.unsaved);
+    cmd_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);
     cmd_fuzz_report(&sum);
+    campaign_signal_install(false);
     free(repros);
     campaign_run_free(&run);
     return sum.exit_code;

@@ -112,9 +112,12 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
     while (!cmd_sweep_stop && cmd_sweep_now() - start < j->max_s && (j->runs == 0 || done < j->runs)) {
         size_t n = j->runs != 0 && j->runs - done < j->batch ? (size_t)(j->runs - done) : j->batch;
         size_t failures = 0;
-        if (!cmd_sweep_draw(&g, cases, n) ||
-            fuzz_harness_run_batch(h, ptrs, n, &failures) == FUZZ_CHECK_BROKEN) {
-            rc = 1;
+        fuzz_check_result res = cmd_sweep_draw(&g, cases, n)
+                                    ? fuzz_harness_run_batch(h, ptrs, n, &failures)
+                                    : FUZZ_CHECK_BROKEN;
+        if (res == FUZZ_CHECK_BROKEN || res == FUZZ_CHECK_UNSAVED) {
+            /* a failure that could not be saved: the campaign must know */
+            rc = res == FUZZ_CHECK_UNSAVED ? FUZZ_CHECK_EXIT_UNSAVED : 1;
             break;
         }
         done += n;

@@ -43,11 +43,11 @@ static int fuzz_afl_one(fuzz_harness *h, const char *label, const uint8_t *data,
                         bool fuzzing) {
     gm_finding f = {0};
     fuzz_check_result r = fuzz_harness_run(h, data, size, &f);
-    bool failed = r == FUZZ_CHECK_FAILURE || r == FUZZ_CHECK_BROKEN;
+    bool failed = r == FUZZ_CHECK_FAILURE || r == FUZZ_CHECK_UNSAVED || r == FUZZ_CHECK_BROKEN;
     if (failed) {
         fuzz_harness_report(h, r, &f);
         if (fuzzing && fuzz_harness_must_abort(h, r)) {
-            abort();
+            fuzz_harness_abort(r);
         }
     }
     if (!fuzzing) {

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gm_paths.h"
@@ -34,9 +35,12 @@ static void fuzz_check_failure_path(const fuzz_check_config *cfg, const gm_findi
              fuzz_check_hash(f->signature), (long)getpid(), cfg->execs);
 }
 
-/* Writes the unminimized reproducer; a failure to write is reported here
- * and does not change the verdict (the harness still aborts on it). */
-static void fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
+/* Writes the unminimized reproducer (gm_repro_write: temporary file,
+ * fsync, rename, fsync of the folder, so it is on disk once this says so).
+ * A write that fails is tried again a few times, a moment apart (another
+ * job's temporary file may be holding the last free blocks); false when
+ * it never succeeded, said on stderr. */
+static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
                             const gm_run_result *r, const gm_finding *f) {
     char path[4200];
     gm_error err = {0};
@@ -47,10 +51,20 @@ static void fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
         .minimized = false,
     };
     fuzz_check_failure_path(cfg, f, path, sizeof path);
-    if (!gm_paths_make_dirs(cfg->failure_dir, &err) ||
-        !gm_repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
-        fprintf(stderr, "gmfuzz: could not save the failure %s: %s\n", f->signature, err.msg);
+    for (int attempt = 0; attempt < FUZZ_CHECK_SAVE_TRIES; attempt++) {
+        if (attempt > 0) {
+            const struct timespec pause = {0, 50L * 1000 * 1000 * attempt};
+            nanosleep(&pause, NULL);
+        }
+        memset(&err, 0, sizeof err);
+        if (gm_paths_make_dirs(cfg->failure_dir, &err) &&
+            gm_repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
+            return true;
+        }
     }
+    fprintf(stderr, "gmfuzz: could not save the failure %s (%d tries): %s\n", f->signature,
+            FUZZ_CHECK_SAVE_TRIES, err.msg);
+    return false;
 }
 
 static fuzz_check_result fuzz_check_decide(const fuzz_check_config *cfg, const gm_finding *f) {
@@ -85,8 +99,9 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
                                     const gm_run_result *r, gm_finding *f) {
     gm_classify(c, r, f);
     fuzz_check_result result = fuzz_check_decide(cfg, f);
-    if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL) {
-        fuzz_check_save(cfg, c, r, f);
+    if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL &&
+        !fuzz_check_save(cfg, c, r, f)) {
+        return FUZZ_CHECK_UNSAVED;
     }
     return result;
 }

@@ -6,6 +6,11 @@
  *
  * A failure is a finding whose signature the baseline does not know
  * (triage/gm_baseline.h), or, with strict_baseline, any non-match.
+ *
+ * A failure that could not be written (disk full, I/O error), after
+ * FUZZ_CHECK_SAVE_TRIES tries, is FUZZ_CHECK_UNSAVED: the harness then
+ * exits with FUZZ_CHECK_EXIT_UNSAVED, and the campaign driver ends the
+ * campaign with its own exit code for it (docs/FUZZING.md).
  */
 #ifndef FUZZ_CHECK_H
 #define FUZZ_CHECK_H
@@ -19,6 +24,11 @@
 #include "gm_classify.h"
 #include "gm_oracle.h"
 #include "gm_run.h"
+
+#define FUZZ_CHECK_SAVE_TRIES 3
+/* The exit code of a target whose failure could not be saved (_exit, so
+ * that the engine does not take it for a crash of the target). */
+#define FUZZ_CHECK_EXIT_UNSAVED 86
 
 typedef struct {
     gm_backend *backend;
@@ -36,6 +46,8 @@ typedef enum {
     FUZZ_CHECK_KNOWN,     /* they differ in a known, accepted way */
     FUZZ_CHECK_FAILURE,   /* a new signature: saved, the harness aborts */
     FUZZ_CHECK_BROKEN,    /* the harness itself failed (device, memory) */
+    FUZZ_CHECK_UNSAVED,   /* a failure that could not be saved: the harness exits
+                           * (last: only a check that saves can give it) */
 } fuzz_check_result;
 
 fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,

@@ -169,22 +169,32 @@ void fuzz_harness_close(fuzz_harness *h) {
     memset(h, 0, sizeof *h);
 }
 
-/* Whether this is the first failure with signature f (keep-going mode);
- * past FUZZ_HARNESS_SEEN_MAX signatures, every one counts as new. */
-static bool fuzz_harness_first_time(fuzz_harness *h, const gm_finding *f) {
+static uint64_t fuzz_harness_hash(const gm_finding *f) {
     uint64_t hash = 0xcbf29ce484222325ull; /* FNV-1a */
     for (const char *s = f->signature; *s != '\0'; s++) {
         hash = (hash ^ (unsigned char)*s) * 0x100000001b3ull;
     }
+    return hash;
+}
+
+/* Keep-going mode: whether signature f was saved before. Past
+ * FUZZ_HARNESS_SEEN_MAX signatures, every one counts as new. */
+static bool fuzz_harness_seen(const fuzz_harness *h, const gm_finding *f) {
+    uint64_t hash = fuzz_harness_hash(f);
     for (size_t k = 0; k < h->n_seen; k++) {
         if (h->seen[k] == hash) {
-            return false;
+            return true;
         }
     }
+    return false;
+}
+
+/* Marks f as saved: only once it is on disk, so a save that failed is
+ * tried again the next time the signature shows up. */
+static void fuzz_harness_mark_seen(fuzz_harness *h, const gm_finding *f) {
     if (h->n_seen < FUZZ_HARNESS_SEEN_MAX) {
-        h->seen[h->n_seen++] = hash;
+        h->seen[h->n_seen++] = fuzz_harness_hash(f);
     }
-    return true;
 }
 
 /* Keep-going: check without saving, and run a new signature's case once
@@ -194,10 +204,13 @@ static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case 
     fuzz_check_config quiet = h->check;
     quiet.failure_dir = NULL;
     fuzz_check_result r = fuzz_check_case(&quiet, c, f);
-    if (r == FUZZ_CHECK_FAILURE && fuzz_harness_first_time(h, f)) {
+    if (r == FUZZ_CHECK_FAILURE && !fuzz_harness_seen(h, f)) {
         r = fuzz_check_case(&h->check, c, f);
-        fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
-                h->check.failure_dir);
+        if (r == FUZZ_CHECK_FAILURE) {
+            fuzz_harness_mark_seen(h, f);
+            fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
+                    h->check.failure_dir);
+        }
     }
     return r;
 }
@@ -223,6 +236,11 @@ void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_fi
     if (r == FUZZ_CHECK_FAILURE && h->keep_going) {
         return; /* a new signature was saved and said so; repeats are silent */
     }
+    if (r == FUZZ_CHECK_UNSAVED) {
+        fprintf(stderr, "gmfuzz: the failure %s could not be saved in %s/: exiting (%d)\n",
+                f->signature, h->check.failure_dir, FUZZ_CHECK_EXIT_UNSAVED);
+        return;
+    }
     if (r == FUZZ_CHECK_FAILURE) {
         fprintf(stderr, "gmfuzz: new finding %s (saved in %s/)\n", f->signature,
                 h->check.failure_dir);
@@ -232,7 +250,16 @@ void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_fi
 }
 
 bool fuzz_harness_must_abort(const fuzz_harness *h, fuzz_check_result r) {
-    return r == FUZZ_CHECK_BROKEN || (r == FUZZ_CHECK_FAILURE && !h->keep_going);
+    return r == FUZZ_CHECK_BROKEN || r == FUZZ_CHECK_UNSAVED ||
+           (r == FUZZ_CHECK_FAILURE && !h->keep_going);
+}
+
+void fuzz_harness_abort(fuzz_check_result r) {
+    if (r == FUZZ_CHECK_UNSAVED) {
+        fflush(NULL);
+        _exit(FUZZ_CHECK_EXIT_UNSAVED); /* not a crash: no engine crash file either */
+    }
+    abort();
 }
 
 /* One case of a batch whose fused side is done: judge, and in keep-going
@@ -248,10 +275,13 @@ static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, g
     fuzz_check_config quiet = h->check;
     quiet.failure_dir = NULL;
     fuzz_check_result res = fuzz_check_judged(h->keep_going ? &quiet : &h->check, c, r, f);
-    if (res == FUZZ_CHECK_FAILURE && h->keep_going && fuzz_harness_first_time(h, f)) {
-        fuzz_check_judged(&h->check, c, r, f);
-        fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
-                h->check.failure_dir);
+    if (res == FUZZ_CHECK_FAILURE && h->keep_going && !fuzz_harness_seen(h, f)) {
+        res = fuzz_check_judged(&h->check, c, r, f);
+        if (res == FUZZ_CHECK_FAILURE) {
+            fuzz_harness_mark_seen(h, f);
+            fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
+                    h->check.failure_dir);
+        }
     }
     return res;
 }

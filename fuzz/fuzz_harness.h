@@ -73,8 +73,13 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
 /* One line on stderr for a failure or a broken run (the target aborts next). */
 void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_finding *f);
 
-/* Whether the target must abort after result r: a broken run always, a
- * failure unless GMFUZZ_KEEP_GOING. */
+/* Whether the target must abort after result r: a broken run and an
+ * unsaved failure always, a failure unless GMFUZZ_KEEP_GOING. */
 bool fuzz_harness_must_abort(const fuzz_harness *h, fuzz_check_result r);
+
+/* Ends the target after result r: abort() (the engine records a crash),
+ * or for an unsaved failure _exit(FUZZ_CHECK_EXIT_UNSAVED), which the
+ * campaign driver reads as "a finding could not be saved". */
+_Noreturn void fuzz_harness_abort(fuzz_check_result r);
 
 #endif

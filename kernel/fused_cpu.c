@@ -3,56 +3,87 @@
 #include <stdio.h>
 #include <string.h>
 
+#define FUSED_EXTENT_FN static inline
+#include "fused_extent.h"
+
 typedef struct {
     const fused_params *p;
     fused_oob *oob;
 } fused_cpu_ctx;
 
-/* Whether the access may be performed; records the first that may not.
- * After one out-of-bounds access nothing else is performed either. */
-static bool fused_cpu_allow(fused_cpu_ctx *ctx, fused_buf buf, bool write, bool have,
-                            int64_t row, int64_t index, int64_t len) {
-    if (ctx->oob->hit) {
-        return false;
-    }
-    if (have && index >= 0 && index < len) {
-        return true;
-    }
+/* Records the first access that may not be performed. */
+static void fused_cpu_refuse(fused_cpu_ctx *ctx, fused_buf buf, bool write, int64_t row,
+                             int64_t index, int64_t len, int64_t given_width) {
     ctx->oob->hit = true;
     ctx->oob->buf = buf;
     ctx->oob->write = write;
     ctx->oob->row = row;
     ctx->oob->index = index;
-    ctx->oob->len = have ? len : 0;
+    ctx->oob->len = len;
+    ctx->oob->given_width = given_width;
+}
+
+/* Whether ptr[index] may be accessed. The bound is the buffer's real
+ * allocation (fused_extent.h), and `len` (what the semantics say) only
+ * where it is smaller; a pointer that is not the buffer's own is out of
+ * bounds too. After one out-of-bounds access nothing else is performed. */
+static bool fused_cpu_allow(fused_cpu_ctx *ctx, fused_buf buf, bool write, const void *ptr,
+                            int64_t index, int64_t len) {
+    if (ctx->oob->hit) {
+        return false;
+    }
+    fused_extent e = fused_extent_of(ctx->p, buf);
+    bool have = ptr != NULL && ptr == e.base && e.count >= 0;
+    int64_t bound = have ? (len < e.count ? len : e.count) : 0;
+    if (have && index >= 0 && index < bound) {
+        return true;
+    }
+    fused_cpu_refuse(ctx, buf, write, -1, index, bound, 0);
     return false;
 }
 
-/* A cell write is allowed when the row exists and the column is inside the
- * row: a column past the width would land in the next row (or past the
- * buffer), which SPEC section 3 counts as out of bounds. */
-static bool fused_cpu_allow_cell(fused_cpu_ctx *ctx, fused_buf buf, bool have, int64_t row,
-                                 int64_t col, int64_t width, int64_t rows) {
-    if (!fused_cpu_allow(ctx, buf, true, have, -1, row, rows)) {
+/* A cell write is allowed when the row exists, the column is inside the
+ * row (a column past the width would land in the next row, or past the
+ * buffer, which SPEC section 3 counts as out of bounds), and the row
+ * width the semantics address it with is the buffer's own: a write
+ * through a wrong width lands in the wrong cell, or past the end. Rows
+ * and width are the real allocation's, never the ones passed in. */
+static bool fused_cpu_allow_cell(fused_cpu_ctx *ctx, fused_buf buf, const void *ptr,
+                                 int64_t row, int64_t col, int64_t width) {
+    if (ctx->oob->hit) {
         return false;
     }
-    return fused_cpu_allow(ctx, buf, true, true, row, col, width);
+    fused_extent e = fused_extent_of(ctx->p, buf);
+    bool have = ptr != NULL && ptr == e.base && e.count >= 0;
+    if (!have || row < 0 || row >= e.rows) {
+        fused_cpu_refuse(ctx, buf, true, -1, row, have ? e.rows : 0, 0);
+        return false;
+    }
+    if (width != e.width || col < 0 || col >= e.width) {
+        fused_cpu_refuse(ctx, buf, true, row, col, e.width, width != e.width ? width : 0);
+        return false;
+    }
+    return true;
 }
 
 #define FUSED_FN static inline
 #define FUSED_CTX fused_cpu_ctx
 #define FUSED_P(ctx) ((ctx)->p)
 #define FUSED_READ(ctx, buf, ptr, i, len)                                                  \
-    (fused_cpu_allow((ctx), (buf), false, (ptr) != 0, -1, (i), (len)) ? (int64_t)(ptr)[(i)] \
-                                                                      : (int64_t)0)
+    (fused_cpu_allow((ctx), (buf), false, (ptr), (i), (len)) ? (int64_t)(ptr)[(i)]          \
+                                                             : (int64_t)0)
 #define FUSED_WRITE(ctx, buf, ptr, i, len, v)                                              \
     do {                                                                                   \
-        if (fused_cpu_allow((ctx), (buf), true, (ptr) != 0, -1, (i), (len))) {             \
+        if (fused_cpu_allow((ctx), (buf), true, (ptr), (i), (len))) {                      \
             (ptr)[(i)] = (v);                                                              \
         }                                                                                  \
     } while (0)
+/* `rows` is the semantics' claim and is not used: the real rows bound. The
+ * write goes to row * (real width) + col, which the check made equal. */
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     do {                                                                                   \
-        if (fused_cpu_allow_cell((ctx), (buf), (ptr) != 0, (row), (col), (width), (rows))) { \
+        (void)(rows);                                                                      \
+        if (fused_cpu_allow_cell((ctx), (buf), (ptr), (row), (col), (width))) {            \
             (ptr)[(row) * (width) + (col)] = (v);                                          \
         }                                                                                  \
     } while (0)
@@ -101,7 +132,11 @@ bool fused_cpu_run(const fused_params *p, fused_oob *oob) {
 
 void fused_oob_describe(const fused_oob *oob, char *out, size_t size) {
     const char *what = oob->write ? "write" : "read";
-    if (oob->row >= 0) {
+    if (oob->row >= 0 && oob->given_width != 0) {
+        snprintf(out, size, "%s of %s[%lld][%lld] through a row width of %lld; its rows are %lld wide",
+                 what, fused_buf_name(oob->buf), (long long)oob->row, (long long)oob->index,
+                 (long long)oob->given_width, (long long)oob->len);
+    } else if (oob->row >= 0) {
         snprintf(out, size, "%s of %s[%lld][%lld] past the row width %lld", what,
                  fused_buf_name(oob->buf), (long long)oob->row, (long long)oob->index,
                  (long long)oob->len);

@@ -4,7 +4,11 @@
  * program, the SWA-out programs) over the element functions of
  * fused_program.h. Every access is checked against its buffer first: an
  * input that would make the kernel read or write outside its buffers
- * (undefined behaviour on a GPU) is reported, never performed.
+ * (undefined behaviour on a GPU) is reported, never performed. The bounds
+ * are the buffers' real allocations (fused_extent.h: rows x real width,
+ * element counts), not the lengths and widths the semantics pass to an
+ * access, so a semantics bug that computes them wrong cannot write past a
+ * buffer either.
  */
 #ifndef FUSED_CPU_H
 #define FUSED_CPU_H
@@ -22,7 +26,8 @@ typedef struct {
     bool write;
     int64_t index;   /* flat element index; for a cell write, the column */
     int64_t row;     /* for a cell write: the row; -1 otherwise */
-    int64_t len;     /* buffer length; for a cell write, the row width */
+    int64_t len;     /* the bound: buffer length; for a cell write, the row width */
+    int64_t given_width; /* a cell write through a wrong row width: that width; else 0 */
 } fused_oob;
 
 /* Runs one launch. Returns true when every access was in bounds; false with

@@ -2,6 +2,9 @@
 
 #include <climits>
 
+#define FUSED_EXTENT_FN static __host__ __device__ __forceinline__
+#include "fused_extent.h"
+
 /* Rows of the scan that each thread of the scan block adds per chunk. */
 #define FUSED_CUDA_SCAN_ITEMS 4
 
@@ -26,26 +29,47 @@ struct fused_cuda_ctx {
 };
 
 /* Checked variant: whether an access may be performed; the first access
- * that may not claims the status record. */
-__device__ bool fused_cuda_allow(fused_cuda_status *s, int buf, bool write, bool have,
-                                 int64_t row, int64_t index, int64_t len) {
-    if (have && index >= 0 && index < len) {
-        return true;
-    }
+ * that may not claims the status record. The bound is the buffer's real
+ * allocation (fused_extent.h), `len` only where smaller: never the
+ * semantics' word alone. */
+__device__ bool fused_cuda_refuse(fused_cuda_status *s, int buf, bool write, int64_t row,
+                                  int64_t index, int64_t len) {
     if (atomicCAS(&s->claimed, 0u, 1u) == 0u) {
         s->buf = buf;
         s->write = write ? 1 : 0;
         s->row = row;
         s->index = index;
-        s->len = have ? len : 0;
+        s->len = len;
     }
     return false;
 }
 
-__device__ bool fused_cuda_allow_cell(fused_cuda_status *s, int buf, bool have, int64_t row,
-                                      int64_t col, int64_t width, int64_t rows) {
-    return fused_cuda_allow(s, buf, true, have, -1, row, rows) &&
-           fused_cuda_allow(s, buf, true, true, row, col, width);
+__device__ bool fused_cuda_allow(const fused_params *p, fused_cuda_status *s, fused_buf buf,
+                                 bool write, const void *ptr, int64_t index, int64_t len) {
+    fused_extent e = fused_extent_of(p, buf);
+    bool have = ptr != 0 && ptr == e.base && e.count >= 0;
+    int64_t bound = have ? (len < e.count ? len : e.count) : 0;
+    if (have && index >= 0 && index < bound) {
+        return true;
+    }
+    return fused_cuda_refuse(s, buf, write, -1, index, bound);
+}
+
+/* A cell: the row within the real rows, the column within the real
+ * width, and the width passed equal to it (else the write would land in
+ * the wrong cell, or past the end). */
+__device__ bool fused_cuda_allow_cell(const fused_params *p, fused_cuda_status *s,
+                                      fused_buf buf, const void *ptr, int64_t row, int64_t col,
+                                      int64_t width) {
+    fused_extent e = fused_extent_of(p, buf);
+    bool have = ptr != 0 && ptr == e.base && e.count >= 0;
+    if (!have || row < 0 || row >= e.rows) {
+        return fused_cuda_refuse(s, buf, true, -1, row, have ? e.rows : 0);
+    }
+    if (width != e.width || col < 0 || col >= e.width) {
+        return fused_cuda_refuse(s, buf, true, row, col, e.width);
+    }
+    return true;
 }
 
 template <typename T>
@@ -86,19 +110,20 @@ namespace fused_unchecked {
 namespace fused_checked {
 #define FUSED_FN static __device__ __forceinline__
 #define FUSED_READ(ctx, buf, ptr, i, len)                                                  \
-    (fused_cuda_allow((ctx)->status, (buf), false, (ptr) != 0, -1, (i), (len))             \
+    (fused_cuda_allow((ctx)->p, (ctx)->status, (buf), false, (ptr), (i), (len))           \
          ? (int64_t)(ptr)[(i)]                                                             \
          : (int64_t)0)
 #define FUSED_WRITE(ctx, buf, ptr, i, len, v)                                              \
     do {                                                                                   \
-        if (fused_cuda_allow((ctx)->status, (buf), true, (ptr) != 0, -1, (i), (len))) {    \
+        if (fused_cuda_allow((ctx)->p, (ctx)->status, (buf), true, (ptr), (i), (len))) {   \
             (ptr)[(i)] = (v);                                                              \
         }                                                                                  \
     } while (0)
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     do {                                                                                   \
-        if (fused_cuda_allow_cell((ctx)->status, (buf), (ptr) != 0, (row), (col), (width), \
-                                  (rows))) {                                               \
+        (void)(rows);                                                                      \
+        if (fused_cuda_allow_cell((ctx)->p, (ctx)->status, (buf), (ptr), (row), (col),     \
+                                  (width))) {                                              \
             (ptr)[(row) * (width) + (col)] = (v);                                          \
         }                                                                                  \
     } while (0)

@@ -63,6 +63,10 @@
     X(swa_out_ignores_num_out_tokens,                                                              \
       "every slot t < out_len is translated, reading out_cache_loc past its n entries",            \
       "SPEC 3 SWA-out: only t < num_out_tokens = min(out_len, n) reads out_cache_loc")             \
+    X(swa_page_table_wrong_width,                                                                  \
+      "the SWA page table is written through a row one cell wider than its own",                   \
+      "SPEC 3 row program: swa_page_table[i][p] has the page table's shape, rows of "              \
+      "max_num_pages (a wider row writes the wrong cells, and past the buffer's end)")             \
     X(loc_guard_dropped,                                                                           \
       "the SWA-out program looks up mapping[loc] without the loc < 0 guard",                       \
       "SPEC 3 SWA-out: a negative loc gives -1 without a lookup (else mapping[-1] is read out "    \

@@ -136,9 +136,18 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
                                         p->swa_mapping_len)
                            : -1;
 #endif
+#if defined(GMFUZZ_FAULT_SWA_PAGE_TABLE_WRONG_WIDTH)
+    /* PLANTED FAULT swa_page_table_wrong_width: the row width passed to
+     * the 2-D write is one too many (a checked execution that trusted it
+     * would write past the table's end on the last row). */
+    FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
+                     p->page_table_stride + 1, p->bs,
+                     swa < 0 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
+#else
     FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
                      p->page_table_stride, p->bs,
                      swa < 0 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
+#endif
 }
 
 /* Scan program: the k-th term of the cu_seqlens_k prefix sum,

@@ -104,6 +104,50 @@ foreach(sig INT TERM)
   set_tests_properties(campaign.sig${lower} PROPERTIES LABELS "cli;campaign")
 endforeach()
 
+# SIGKILL of the driver: no job outlives it (cli/campaign_proc.h).
+add_test(NAME campaign.sigkill
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_sigkill.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-sigkill)
+set_tests_properties(campaign.sigkill PROPERTIES LABELS "cli;campaign")
+
+# Two campaigns into one folder: the second refuses it (cli/campaign_lock.h).
+add_test(NAME campaign.lock
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_lock.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-lock)
+set_tests_properties(campaign.lock PROPERTIES LABELS "cli;campaign")
+
+# A disk that fills up: the campaign ends with exit 6, its record final.
+add_test(NAME campaign.disk_full
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_disk_full.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                 ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-disk-full)
+set_tests_properties(campaign.disk_full PROPERTIES LABELS "cli;campaign" SKIP_RETURN_CODE 77)
+
+# The driver's loop under load: budget, 1 Hz samples, Ctrl-C, restart
+# causes, stalled jobs (cli/campaign_run.c).
+foreach(part budget sigint causes stall)
+  add_test(NAME campaign.timing_${part}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_timing.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                   ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-timing-${part} ${part})
+  set_tests_properties(campaign.timing_${part} PROPERTIES LABELS "cli;campaign" RUN_SERIAL TRUE)
+endforeach()
+
+# The minimization in child processes: a second Ctrl-C, a crash there
+# (cli/campaign_minimizer.h). A slow python: target (torch; the
+# interpreter as tests/targets.cmake picks it).
+if(EXISTS /usr/bin/python3)
+  set(campaign_python /usr/bin/python3)
+else()
+  set(campaign_python python3)
+endif()
+foreach(part second crash)
+  add_test(NAME campaign.minimizer_${part}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_minimizer.sh $<TARGET_FILE:gmfuzz> ${FAKE}
+                   ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-minimizer-${part}
+                   ${campaign_python} ${part})
+  set_tests_properties(campaign.minimizer_${part} PROPERTIES LABELS "cli;campaign;python"
+                       SKIP_RETURN_CODE 77 TIMEOUT 180)
+endforeach()
+
 # --- Efficacy: the fuzzer finds every planted fault ------------------------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles

@@ -13,7 +13,12 @@
  * final stats and exits.
  *
  * FAKE_EXEC_US (default 1000) is how long one execution pretends to take,
- * so a test's timing does not depend on the machine.
+ * so a test's timing does not depend on the machine. FAKE_FILL=PATH: at
+ * start, write PATH until the disk is full (the full-disk test).
+ * FAKE_IGNORE_LIMITS=1: -max_total_time and -runs are ignored (the driver
+ * must end it); FAKE_IGNORE_SIGINT=1: SIGINT is ignored (the driver must
+ * kill it); FAKE_STALL_AFTER=N: after N executions it blocks for good,
+ * with no output and no CPU time (a deadlocked target).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -78,35 +83,47 @@ static size_t fake_load(const char *dir, gm_doc *docs, size_t max) {
     return n;
 }
 
-/* Keep-going mode: whether `signature` is new to this process. */
-static bool fake_first_time(const char *signature) {
-    enum { FAKE_SEEN_MAX = 64 };
-    static char seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
-    static size_t n_seen;
-    for (size_t i = 0; i < n_seen; i++) {
-        if (strcmp(seen[i], signature) == 0) {
-            return false;
+enum { FAKE_SEEN_MAX = 64 };
+static char fake_seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
+static size_t fake_n_seen;
+
+/* Keep-going mode: whether `signature` was saved by this process. */
+static bool fake_was_seen(const char *signature) {
+    for (size_t i = 0; i < fake_n_seen; i++) {
+        if (strcmp(fake_seen[i], signature) == 0) {
+            return true;
         }
     }
-    if (n_seen < FAKE_SEEN_MAX) {
-        snprintf(seen[n_seen++], GM_SIGNATURE_MAX, "%s", signature);
-    }
-    return true;
+    return false;
 }
 
-/* One input; true when the target must abort (a failure, not going on). */
-static bool fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_going) {
+static void fake_mark_seen(const char *signature) {
+    if (fake_n_seen < FAKE_SEEN_MAX) {
+        snprintf(fake_seen[fake_n_seen++], GM_SIGNATURE_MAX, "%s", signature);
+    }
+}
+
+/* One input: what the real target does next (fuzz_harness.c). */
+typedef enum { FAKE_GO_ON, FAKE_ABORT, FAKE_UNSAVED } fake_next;
+
+static fake_next fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_going) {
     if (!keep_going) {
-        return fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_FAILURE;
+        fuzz_check_result r = fuzz_check_case(cfg, c, NULL);
+        return r == FUZZ_CHECK_UNSAVED ? FAKE_UNSAVED
+               : r == FUZZ_CHECK_FAILURE ? FAKE_ABORT
+                                         : FAKE_GO_ON;
     }
     fuzz_check_config quiet = *cfg;
     gm_finding f;
     quiet.failure_dir = NULL;
-    if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && fake_first_time(f.signature)) {
-        fuzz_check_case(cfg, c, NULL);
+    if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && !fake_was_seen(f.signature)) {
+        if (fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_UNSAVED) {
+            return FAKE_UNSAVED; /* not marked: it would be tried again */
+        }
+        fake_mark_seen(f.signature);
         printf("gmfuzz: new finding %s, going on\n", f.signature);
     }
-    return false;
+    return FAKE_GO_ON;
 }
 
 static void fake_final_stats(unsigned long long execs) {
@@ -143,10 +160,22 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
     const struct timespec pause = {exec_us / 1000000, (exec_us % 1000000) * 1000};
     time_t start = time(NULL);
     unsigned long long execs = 0;
+    const char *ignore = getenv("FAKE_IGNORE_LIMITS");
+    const bool limits = ignore == NULL || strcmp(ignore, "1") != 0;
+    const char *stall = getenv("FAKE_STALL_AFTER");
+    const unsigned long long stall_after = stall != NULL ? strtoull(stall, NULL, 10) : 0;
     printf("#0\tINITED cov: 10 ft: 10 corp: %zu/1Kb exec/s: 0 rss: 30Mb\n", n);
     for (size_t i = 0; !fake_interrupted; i++) {
-        if ((a->runs && execs >= a->runs) ||
-            (a->max_total_time && time(NULL) - start >= a->max_total_time)) {
+        if (stall_after != 0 && execs >= stall_after) {
+            fflush(stdout);
+            for (;;) {
+                sigset_t none; /* no output, no CPU time: only a signal ends it */
+                sigemptyset(&none);
+                sigsuspend(&none);
+            }
+        }
+        if (limits && ((a->runs && execs >= a->runs) ||
+                       (a->max_total_time && time(NULL) - start >= a->max_total_time))) {
             printf("#%llu\tDONE   cov: %zu ft: 20 corp: %zu/1Kb exec/s: 1000 rss: 30Mb\n",
                    execs, 10 + n, n);
             printf("Done %llu runs in %ld second(s)\n", execs, (long)(time(NULL) - start));
@@ -156,7 +185,12 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
         nanosleep(&pause, NULL);
         execs++;
         cfg->execs = execs;
-        if (n > 0 && fake_one(cfg, &docs[i % n].c, keep_going)) {
+        fake_next next = n > 0 ? fake_one(cfg, &docs[i % n].c, keep_going) : FAKE_GO_ON;
+        if (next == FAKE_UNSAVED) {
+            fflush(stdout);
+            _exit(FUZZ_CHECK_EXIT_UNSAVED);
+        }
+        if (next == FAKE_ABORT) {
             printf("==%ld== ERROR: libFuzzer: deadly signal\n", (long)getpid());
             fake_final_stats(execs);
             abort();
@@ -172,10 +206,32 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
     return 72;
 }
 
+/* FAKE_FILL: takes every free block of PATH's file system. */
+static void fake_fill_disk(void) {
+    const char *path = getenv("FAKE_FILL");
+    FILE *f = path != NULL ? fopen(path, "ab") : NULL;
+    static const char block[4096];
+    if (f == NULL) {
+        return;
+    }
+    setvbuf(f, NULL, _IONBF, 0);
+    size_t put = 0;
+    while (fwrite(block, 1, sizeof block, f) == sizeof block) {
+        put += sizeof block;
+    }
+    while (fwrite(block, 1, 1, f) == 1) {
+        put++;
+    }
+    fclose(f);
+    printf("fake_libfuzzer: filled %s with %zu bytes: the disk is full\n", path, put);
+}
+
 int main(int argc, char **argv) {
+    fake_fill_disk();
     fake_args a;
     fake_parse(argc, argv, &a);
-    signal(SIGINT, fake_on_sigint);
+    const char *deaf = getenv("FAKE_IGNORE_SIGINT");
+    signal(SIGINT, deaf != NULL && strcmp(deaf, "1") == 0 ? SIG_IGN : fake_on_sigint);
     enum { FAKE_MAX_DOCS = 64 };
     static gm_doc docs[FAKE_MAX_DOCS];
     size_t n = fake_load(a.corpus, docs, FAKE_MAX_DOCS);

@@ -18,9 +18,11 @@
 #include "campaign_baseline.h"
 #include "campaign_failures.h"
 #include "campaign_libfuzzer.h"
+#include "campaign_lock.h"
 #include "campaign_log.h"
 #include "campaign_options.h"
 #include "campaign_proc.h"
+#include "campaign_progress.h"
 #include "campaign_repro.h"
 #include "campaign_stats.h"
 #include "campaign_status.h"
@@ -432,6 +434,71 @@ static bool write_failure(const char *dir, const char *name, const char *case_fi
     return ok;
 }
 
+/* The lock of an output folder: a second holder (another open of the
+ * file, as another process would make) is refused, naming the pid; once
+ * released the folder is free again. */
+static void test_lock(void) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/lock", work_dir);
+    mkdir(dir, 0755);
+    campaign_lock first, second;
+    bool busy = true;
+    gm_error err = {0};
+    CHECK(campaign_lock_take(&first, dir, &busy, &err));
+    CHECK(!busy);
+    CHECK(!campaign_lock_take(&second, dir, &busy, &err));
+    CHECK(busy);
+    char pid[64];
+    snprintf(pid, sizeof pid, "(pid %ld holds %s/campaign.lock)", (long)getpid(), dir);
+    CHECK_STR_CONTAINS(err.msg, pid);
+    CHECK_STR_CONTAINS(err.msg, "the folder is in use by another campaign");
+    campaign_lock_release(&first);
+    memset(&err, 0, sizeof err);
+    CHECK(campaign_lock_take(&second, dir, &busy, &err));
+    campaign_lock_release(&second);
+    campaign_lock_release(&second); /* twice: nothing */
+}
+
+/* Progress: a growing log counts, a busy process group's CPU time counts,
+ * a silent sleeping one does not. */
+static void test_progress(void) {
+    char log[4096];
+    snprintf(log, sizeof log, "%s/progress.log", work_dir);
+    remove(log);
+    campaign_proc busy, idle;
+    gm_error err = {0};
+    char *spin[] = {"sh", "-c", "while :; do :; done", NULL};
+    char *sleeper[] = {"sleep", "30", NULL};
+    char *no_env[] = {NULL};
+    CHECK(campaign_proc_start(&busy, spin, no_env, log, &err));
+    CHECK(campaign_proc_start(&idle, sleeper, no_env, log, &err));
+    campaign_progress pb, pi;
+    campaign_progress_start(&pb, 0.0);
+    campaign_progress_start(&pi, 0.0);
+    CHECK(campaign_progress_idle(&pb, busy.pid, log, 0.0) == 0.0); /* first look: the log */
+    CHECK(campaign_progress_idle(&pi, idle.pid, log, 0.0) == 0.0);
+    const struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    CHECK(campaign_progress_group_cpu(busy.pid) > 0);
+    campaign_progress_idle(&pi, idle.pid, log, 0.3); /* its CPU time so far, once */
+    double idle_busy = 0.0, idle_idle = 0.0;
+    for (int k = 2; k <= 4; k++) {
+        nanosleep(&pause, NULL);
+        idle_busy = campaign_progress_idle(&pb, busy.pid, log, 0.3 * k);
+        idle_idle = campaign_progress_idle(&pi, idle.pid, log, 0.3 * k);
+    }
+    CHECK(idle_busy == 0.0);  /* it keeps using CPU */
+    CHECK(idle_idle >= 0.59); /* nothing since 0.3 s */
+    campaign_proc_stop_all((campaign_proc[]){busy, idle}, 2, 100);
+    FILE *f = fopen(log, "a");
+    CHECK(f != NULL);
+    if (f != NULL) {
+        fputs("more\n", f);
+        fclose(f);
+    }
+    CHECK(campaign_progress_idle(&pi, idle.pid, log, 5.0) == 0.0); /* the log grew */
+}
+
 static void test_failures_scan(void) {
     char dir[4096], junk[4200];
     snprintf(dir, sizeof dir, "%s/failures", work_dir);
@@ -663,6 +730,8 @@ int main(int argc, char **argv) {
     GM_RUN(test_afl_argv);
     GM_RUN(test_log_follow);
     GM_RUN(test_proc);
+    GM_RUN(test_lock);
+    GM_RUN(test_progress);
     GM_RUN(test_failures_scan);
     GM_RUN(test_campaign_baseline);
     GM_RUN(test_slug);

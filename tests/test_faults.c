@@ -33,6 +33,7 @@ typedef struct {
     int64_t mapping[MAP];
     int64_t loc[2];
     int32_t cache[BS], cu_k[BS + 1], cu_q[BS + 1], pt[BS * PAGES], swa_pt[BS * PAGES];
+    int32_t guard[2 * BS]; /* right after swa_pt: a write past it lands here */
     int64_t swa_out[OUT_LEN];
     fused_oob oob;
 } launch;
@@ -61,6 +62,9 @@ static void launch_outputs(launch *l) {
     }
     for (int i = 0; i < BS * PAGES; i++) {
         l->pt[i] = l->swa_pt[i] = -7;
+    }
+    for (int i = 0; i < 2 * BS; i++) {
+        l->guard[i] = -9;
     }
     for (int i = 0; i < OUT_LEN; i++) {
         l->swa_out[i] = 55;
@@ -107,22 +111,26 @@ typedef struct {
     const char *name;
     show where;
     int64_t first;     /* first differing index, or -1: any */
-    fused_buf oob_buf; /* SHOW_OOB: the buffer read out of bounds */
+    fused_buf oob_buf; /* SHOW_OOB: the buffer accessed out of bounds */
+    bool oob_write;    /* SHOW_OOB: a write (else a read) */
 } expectation;
 
 static const expectation expectations[] = {
-    {"scan_exclusive", SHOW_CU_K, 1, FUSED_BUF_COUNT},
-    {"scan_first_warp_only", SHOW_CU_K, 1 + FUSED_FAULT_WARP_ROWS, FUSED_BUF_COUNT},
-    {"scan_first_block_only", SHOW_CU_K, 1 + FUSED_FAULT_BLOCK_ROWS, FUSED_BUF_COUNT},
-    {"scan_no_seqlen_offset", SHOW_CU_K, 1, FUSED_BUF_COUNT},
-    {"cache_seqlens_no_offset", SHOW_CACHE, 0, FUSED_BUF_COUNT},
-    {"strided_q_off_by_one", SHOW_CU_Q, 1, FUSED_BUF_COUNT},
-    {"page_loop_drops_partial_chunk", SHOW_PAGE_TABLE, 0, FUSED_BUF_COUNT},
-    {"req_to_token_wrong_stride", SHOW_PAGE_TABLE, PAGES, FUSED_BUF_COUNT}, /* row 1 */
-    {"tok_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING},
-    {"swa_out_no_zero_pad", SHOW_SWA_OUT, 2, FUSED_BUF_COUNT},
-    {"swa_out_ignores_num_out_tokens", SHOW_OOB, -1, FUSED_BUF_OUT_CACHE_LOC},
-    {"loc_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING},
+    {"scan_exclusive", SHOW_CU_K, 1, FUSED_BUF_COUNT, false},
+    {"scan_first_warp_only", SHOW_CU_K, 1 + FUSED_FAULT_WARP_ROWS, FUSED_BUF_COUNT, false},
+    {"scan_first_block_only", SHOW_CU_K, 1 + FUSED_FAULT_BLOCK_ROWS, FUSED_BUF_COUNT, false},
+    {"scan_no_seqlen_offset", SHOW_CU_K, 1, FUSED_BUF_COUNT, false},
+    {"cache_seqlens_no_offset", SHOW_CACHE, 0, FUSED_BUF_COUNT, false},
+    {"strided_q_off_by_one", SHOW_CU_Q, 1, FUSED_BUF_COUNT, false},
+    {"page_loop_drops_partial_chunk", SHOW_PAGE_TABLE, 0, FUSED_BUF_COUNT, false},
+    {"req_to_token_wrong_stride", SHOW_PAGE_TABLE, PAGES, FUSED_BUF_COUNT, false}, /* row 1 */
+    {"tok_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false},
+    /* reported at its first write (row 0), before any cell is written
+     * through the wrong width: checked below */
+    {"swa_page_table_wrong_width", SHOW_OOB, -1, FUSED_BUF_SWA_PAGE_TABLE, true},
+    {"swa_out_no_zero_pad", SHOW_SWA_OUT, 2, FUSED_BUF_COUNT, false},
+    {"swa_out_ignores_num_out_tokens", SHOW_OOB, -1, FUSED_BUF_OUT_CACHE_LOC, false},
+    {"loc_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false},
 };
 
 static int64_t first_difference_i32(const int32_t *a, const int32_t *b, int64_t n) {
@@ -181,15 +189,33 @@ static int check_fault(const char *name) {
     launch_init(&bad);
     CHECK(fused_cpu_run(&good.p, &good.oob)); /* the correct kernel stays in bounds */
     bool in_bounds = fault_fused_cpu_run(&bad.p, &bad.oob);
+    /* Whatever the fault, nothing is written past the tables: the checked
+     * execution bounds every access by the real allocation. */
+    for (int i = 0; i < 2 * BS; i++) {
+        CHECK_EQ_I64(bad.guard[i], -9);
+    }
     if (e->where == SHOW_OOB) {
         CHECK(!in_bounds);
         CHECK_EQ_I64(bad.oob.buf, e->oob_buf);
-        CHECK(!bad.oob.write);
+        CHECK_EQ_I64(bad.oob.write, e->oob_write);
     } else {
         CHECK(in_bounds);
         int64_t first = first_difference(&good, &bad, e->where);
         CHECK(first >= 0);
         CHECK_EQ_I64(first, e->first);
+    }
+    if (e->where == SHOW_OOB && e->oob_write) {
+        /* refused at the first cell, through the wrong width: none written */
+        CHECK_EQ_I64(bad.oob.row, 0);
+        CHECK_EQ_I64(bad.oob.given_width, PAGES + 1);
+        CHECK_EQ_I64(bad.oob.len, PAGES);
+        CHECK_EQ_I64(first_difference_i32(good.swa_pt, bad.swa_pt, BS * PAGES), 0);
+        for (int i = 0; i < BS * PAGES; i++) {
+            CHECK_EQ_I64(bad.swa_pt[i], -7);
+        }
+        char said[160];
+        fused_oob_describe(&bad.oob, said, sizeof said);
+        CHECK_STR_CONTAINS(said, "write of swa_page_table[0][0] through a row width of 5");
     }
     fprintf(stderr, "fault %s: shows as expected\n", name);
     GM_TEST_END();

@@ -5,10 +5,13 @@
  */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fuzz_check.h"
+#include "fuzz_encode.h"
+#include "fuzz_harness.h"
 #include "gm_json.h"
 #include "gm_replay.h"
 #include "gm_test.h"
@@ -139,7 +142,9 @@ static void test_strict_baseline_fails_known(void) {
     gm_case_free(&c);
 }
 
-/* A folder that cannot be created: reported, and still a failure. */
+/* A folder that cannot be created: the failure is not on disk, and says
+ * so (FUZZ_CHECK_UNSAVED: the harness exits and the campaign ends with
+ * its own exit code), never passing for a saved one. */
 static void test_unwritable_folder(void) {
     char file[512], dir[600];
     snprintf(file, sizeof file, "%s/fuzz-check-a-file", scratch);
@@ -153,8 +158,52 @@ static void test_unwritable_folder(void) {
     cfg.baseline = nothing_known;
     gm_case c;
     negative_q_stride(&c);
+    CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_UNSAVED);
+    cfg.failure_dir = NULL; /* not asked to save: a plain failure */
     CHECK_EQ_I64(fuzz_check_case(&cfg, &c, NULL), FUZZ_CHECK_FAILURE);
     gm_case_free(&c);
+}
+
+/* Keep-going mode (the campaign's default): a failure that could not be
+ * saved is not marked seen, so the next time its signature shows up it is
+ * saved; once saved, repeats are not saved again. */
+static void test_unsaved_is_retried(void) {
+    char file[512], bad[600], good[512], last[1024];
+    snprintf(file, sizeof file, "%s/fuzz-check-a-file", scratch);
+    snprintf(bad, sizeof bad, "%s/below", file); /* cannot be made: a file is in the way */
+    snprintf(good, sizeof good, "%s/fuzz-check-retry", scratch);
+    FILE *in_the_way = fopen(file, "w");
+    CHECK(in_the_way != NULL);
+    if (in_the_way != NULL) {
+        fclose(in_the_way);
+    }
+    clear_failures(good);
+    setenv("GMFUZZ_FAILURE_DIR", bad, 1);
+    setenv("GMFUZZ_KEEP_GOING", "1", 1);
+    setenv("GMFUZZ_STRICT_BASELINE", "1", 1);
+    static fuzz_harness h;
+    gm_error err = {0};
+    CHECK(fuzz_harness_open(&h, GM_BACKEND_CPU, "libfuzzer", &err));
+    gm_case c;
+    negative_token(&c);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    CHECK(fuzz_encode(&c, NULL, &data, &size, &err));
+    gm_finding f;
+    fuzz_check_result r = fuzz_harness_run(&h, data, size, &f);
+    CHECK_EQ_I64(r, FUZZ_CHECK_UNSAVED);
+    CHECK(fuzz_harness_must_abort(&h, r)); /* the target exits: the campaign must know */
+    h.check.failure_dir = good;             /* the disk has room again */
+    CHECK_EQ_I64(fuzz_harness_run(&h, data, size, &f), FUZZ_CHECK_FAILURE);
+    CHECK_EQ_I64(count_failures(good, last, sizeof last), 1); /* retried and saved */
+    CHECK_EQ_I64(fuzz_harness_run(&h, data, size, &f), FUZZ_CHECK_FAILURE);
+    CHECK_EQ_I64(count_failures(good, last, sizeof last), 1); /* seen now: not again */
+    free(data);
+    gm_case_free(&c);
+    fuzz_harness_close(&h);
+    unsetenv("GMFUZZ_FAILURE_DIR");
+    unsetenv("GMFUZZ_KEEP_GOING");
+    unsetenv("GMFUZZ_STRICT_BASELINE");
 }
 
 int main(int argc, char **argv) {
@@ -173,6 +222,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_failure_is_saved);
     GM_RUN(test_strict_baseline_fails_known);
     GM_RUN(test_unwritable_folder);
+    GM_RUN(test_unsaved_is_retried);
     gm_baseline_free(known);
     gm_baseline_free(nothing_known);
     gm_backend_close(cpu);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The minimization runs in child processes (issue 11 items 7 and 9), on a
+# slow python: target (tests/slow_target.py, torch; skip 77 without it):
+#   second   a second Ctrl-C during the minimization skips what is left
+#            of it within 2 s; the failures stay, the record and summary
+#            are written, exit 1
+#   crash    the minimizer child dies of SIGSEGV: that signature gets a
+#            note, the next one a fresh child, and the campaign still ends
+#            with its record and report (exit 1)
+#   campaign_minimizer.sh GMFUZZ FAKE_TARGET SEEDS OUT PYTHON PART
+set -u
+gmfuzz="$1" target="$2" seeds="$3" out="$4" python="$5" part="$6"
+here="$(cd "$(dirname "$0")" && pwd)"
+if ! "$python" -c "import torch" 2>/dev/null; then
+  echo "skip: $python has no torch (the slow python: target needs it)"
+  exit 77
+fi
+rm -rf "$out" "$out".*
+mkdir -p "$(dirname "$out")"
+fail() { echo "FAIL: $*"; tail -20 "$out.stderr"; cat "$out.stdout"; exit 1; }
+now_ms() { date +%s%3N; }
+(GMFUZZ_PYTHON="$python" FAKE_EXEC_US=1000 exec "$gmfuzz" fuzz --engine-binary "$target" \
+   --target "python:$here/slow_target.py" --target-device cpu --seeds "$seeds" \
+   --strict-baseline --jobs 1 --time 60 --out "$out" >"$out.stdout" 2>"$out.stderr") &
+pid=$!
+sleep 2
+kill -INT "$pid"
+for _ in $(seq 600); do
+  grep -q "minimizing" "$out.stderr" && break
+  sleep 0.1
+done
+grep -q "minimizing" "$out.stderr" || { kill -KILL "$pid"; fail "no minimization started in 60 s"; }
+sleep 1 # inside the first signature's minimization (0.2 s a run)
+case "$part" in
+second)
+  t0=$(now_ms)
+  kill -INT "$pid"
+  wait "$pid"
+  rc=$? took=$(( $(now_ms) - t0 ))
+  [ "$took" -le 2000 ] || fail "took $took ms to end after the second SIGINT"
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+  grep -q "note: skipped: the minimization was interrupted" "$out.stdout" || fail "no skipped note"
+  ls "$out"/failures/failure-*.json >/dev/null 2>&1 || fail "no failure files kept"
+  grep -q '"exit_code": *1' "$out/campaign.json" || fail "campaign.json not final"
+  cmp -s "$out.stdout" "$out/summary.txt" || fail "summary.txt is not the printed summary"
+  echo "ok: second SIGINT: ended $took ms later, exit 1, minimization skipped, failures kept"
+  ;;
+crash)
+  child=$(pgrep -P "$pid" | head -1)
+  [ -n "$child" ] || fail "no minimizer child of $pid"
+  kill -SEGV "$child"
+  wait "$pid"
+  rc=$?
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+  # (SIGSEGV, or SIGABRT where a sanitizer catches it first)
+  grep -Eq "note: minimizing it crashed the minimizer process \(killed by signal (11|6)\)" "$out.stdout" \
+    || fail "no crash note in the summary"
+  grep -q '"exit_code": *1' "$out/campaign.json" || fail "campaign.json not final"
+  [ -s "$out/report.html" ] || fail "no report"
+  n=$(grep -c "minimizing" "$out.stderr")
+  [ "$n" -ge 2 ] || fail "the next signature was not minimized by a fresh child"
+  echo "ok: the minimizer died of SIGSEGV: noted, the next signature went on, record and report written"
+  ;;
+esac
