@@ -18,6 +18,19 @@
 #include "cli_options.h"
 #include "gm_pytest.h"
 
+static const char cmd_export_usage[] =
+    "usage: gmfuzz export pytest REPRO.json -o test_x.py\n"
+    "  writes a reproducer as a standalone pytest file for sglang's test suite;\n"
+    "  a reproducer that replay would reject (its outputs, verdict, signature or\n"
+    "  classes are not what gmfuzz computes again) is refused\n"
+    "  -o, --output FILE       the file to write (- : stdout)\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 written, 1 refused (replay rejects the reproducer), 2 usage,\n"
+    "3 unreadable input or not a reproducer, 4 the output cannot be written or the\n"
+    "backend failed\n";
+
 #ifndef GMFUZZ_VERSION
 #define GMFUZZ_VERSION "0.0.0"
 #endif
@@ -147,6 +160,10 @@ static int cmd_export_run(const cmd_export_options *o) {
 }
 
 int cmd_export_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_export_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_export_options o;

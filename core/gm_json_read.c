@@ -21,6 +21,7 @@
 
 #include "gm_json_internal.h"
 #include "gm_jsonint.h"
+#include "gm_jsonscan.h"
 
 #define GM_JSON_PATH_MAX 160
 /* Bytes of the input quoted around a syntax error. */
@@ -1160,9 +1161,10 @@ static bool read_doc(reader *rd, const cJSON *root, gm_doc *doc) {
 /* ------------------------------------------------------------------ */
 /* Text and files                                                      */
 
-/* "at byte N (line L, column C) near "..."": where cJSON stopped. */
+/* "at byte N (line L, column C) near "...": expected X": where the scan
+ * stopped, and what it wanted there. */
 static bool syntax_error(const char *text, size_t len, size_t offset, const char *what,
-                         gm_error *err) {
+                         const char *expected, gm_error *err) {
     size_t line = 1, column = 1;
     for (size_t i = 0; i < offset && i < len; i++) {
         column = text[i] == '\n' ? 1 : column + 1;
@@ -1174,30 +1176,31 @@ static bool syntax_error(const char *text, size_t len, size_t offset, const char
     memcpy(excerpt, text + offset, n);
     excerpt[n] = '\0';
     char quoted[GM_JSON_SNIPPET * 4 + 8];
-    gm_jsonint_quote(excerpt, quoted, sizeof quoted);
-    return gm_error_set(err, GM_ERR_FORMAT, "%s at byte %zu (line %zu, column %zu)%s%s", what,
-                        offset, line, column, n > 0 ? " near " : ", at the end of the input",
-                        n > 0 ? quoted : "");
+    gm_jsonint_quote_bytes(excerpt, n, quoted, sizeof quoted);
+    return gm_error_set(err, GM_ERR_FORMAT, "%s at byte %zu (line %zu, column %zu)%s%s: expected %s",
+                        what, offset, line, column, n > 0 ? " near " : ", at the end of the input",
+                        n > 0 ? quoted : "", expected);
 }
 
-/* Parses the whole text as one JSON value; trailing bytes other than
- * whitespace are an error (cJSON alone would ignore them). */
+/* Parses the whole text as one JSON value. The grammar is gm_jsonscan's
+ * (RFC 8259), checked first, so that this reader and the triage scanner
+ * accept the same texts: cJSON alone takes any byte <= 32 (NUL, \f, \v)
+ * for whitespace and ignores text after the value. */
 static cJSON *parse_text(const char *text, size_t len, gm_error *err) {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    size_t offset = (end != NULL && end >= text && end <= text + len) ? (size_t)(end - text) : 0;
-    if (root == NULL) {
-        syntax_error(text, len, offset, "JSON syntax error", err);
+    size_t at;
+    const char *expected;
+    if (!gm_jsonscan_value_check(text, len, &at, &expected)) {
+        bool trailing = strcmp(expected, GM_JSONSCAN_TRAILING) == 0;
+        syntax_error(text, len, at,
+                     trailing ? "unexpected text after the JSON document" : "JSON syntax error",
+                     expected, err);
         return NULL;
     }
-    /* cJSON itself skips every byte <= 32 as whitespace; so do we. */
-    while (offset < len && (unsigned char)text[offset] <= 32) {
-        offset++;
-    }
-    if (offset < len) {
-        cJSON_Delete(root);
-        syntax_error(text, len, offset, "unexpected text after the JSON document", err);
-        return NULL;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (root == NULL) { /* valid JSON that cJSON still refuses (a lone surrogate) */
+        const char *end = cJSON_GetErrorPtr();
+        size_t offset = (end != NULL && end >= text && end <= text + len) ? (size_t)(end - text) : 0;
+        syntax_error(text, len, offset, "JSON syntax error", "text cJSON can read", err);
     }
     return root;
 }

@@ -42,13 +42,17 @@ static void quote_put(char *buf, size_t size, size_t *pos, const char *piece) {
 }
 
 void gm_jsonint_quote(const char *s, char *buf, size_t size) {
+    gm_jsonint_quote_bytes(s, strlen(s), buf, size);
+}
+
+void gm_jsonint_quote_bytes(const char *s, size_t len, char *buf, size_t size) {
     if (size == 0) {
         return;
     }
     size_t pos = 0;
     buf[0] = '\0';
     quote_put(buf, size, &pos, "\"");
-    for (size_t i = 0; s[i] != '\0'; i++) {
+    for (size_t i = 0; i < len; i++) {
         if (i == GM_JSONINT_QUOTE_CHARS) {
             quote_put(buf, size, &pos, "...");
             break;

@@ -59,6 +59,8 @@ cJSON *gm_jsonint_create_u64(uint64_t v);
 /* Writes `s` for an error message: quoted, non-printable bytes escaped and
  * long strings cut (hostile input must not flood or garble a message). */
 void gm_jsonint_quote(const char *s, char *buf, size_t size);
+/* The same for `len` bytes that may hold NUL (quoted as \x00). */
+void gm_jsonint_quote_bytes(const char *s, size_t len, char *buf, size_t size);
 
 /* What kind of JSON value `item` is, for messages: "null", "a string", ... */
 const char *gm_jsonint_type_name(const cJSON *item);

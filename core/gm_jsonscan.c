@@ -260,19 +260,34 @@ static bool gm_jsonscan_value(gm_jsonscan *sc) {
     }
 }
 
+/* The whole text as one value; false with sc->at and sc->problem set. */
+static bool gm_jsonscan_document(gm_jsonscan *sc) {
+    if (!gm_jsonscan_value(sc)) {
+        return false;
+    }
+    gm_jsonscan_space(sc);
+    return sc->at == sc->n || gm_jsonscan_fail(sc, GM_JSONSCAN_TRAILING);
+}
+
+bool gm_jsonscan_value_check(const char *text, size_t len, size_t *at, const char **expected) {
+    gm_jsonscan sc = {.s = text, .n = len};
+    bool ok = gm_jsonscan_document(&sc);
+    *at = sc.at;
+    *expected = ok ? NULL : sc.problem;
+    return ok;
+}
+
 bool gm_jsonscan_object(const char *text, size_t len, const char *const *keys, size_t n_keys,
                         gm_jsonscan_span *spans, gm_error *err) {
     gm_jsonscan sc = {.s = text, .n = len, .keys = keys, .n_keys = n_keys, .spans = spans};
-    memset(spans, 0, n_keys * sizeof *spans);
+    if (n_keys > 0) {
+        memset(spans, 0, n_keys * sizeof *spans);
+    }
     gm_jsonscan_space(&sc);
     if (!gm_jsonscan_peek(&sc, '{')) {
         return gm_error_set(err, GM_ERR_FORMAT, "the document must be a JSON object");
     }
-    bool ok = gm_jsonscan_value(&sc);
-    if (ok) {
-        gm_jsonscan_space(&sc);
-        ok = sc.at == sc.n || gm_jsonscan_fail(&sc, "the end of the document");
-    }
+    bool ok = gm_jsonscan_document(&sc);
     if (sc.twice != NULL) {
         return gm_error_set(err, GM_ERR_FORMAT, "%s: given twice", sc.twice);
     }
