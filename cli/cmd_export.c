@@ -3,8 +3,11 @@
  * Writes a reproducer as a standalone pytest file (triage/gm_pytest.h),
  * atomically (temporary file, fsync, rename); `-o -` writes to stdout.
  *
- * Exit codes: 0 written; 2 usage; 3 the input cannot be read or is not a
- * reproducer; 4 the output cannot be written.
+ * A reproducer that replay would reject is refused (cmd_export_check).
+ *
+ * Exit codes: 0 written; 1 refused; 2 usage; 3 the input cannot be read or
+ * is not a reproducer; 4 the output cannot be written or the backend
+ * failed.
  */
 #include "cmd_export.h"
 
@@ -15,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_finding.h"
 #include "cli_options.h"
+#include "gm_replay.h"
 #include "gm_pytest.h"
 
 static const char cmd_export_usage[] =
@@ -143,6 +148,40 @@ static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
     return CLI_EXIT_OK;
 }
 
+/* Whether replay would accept the reproducer, so that the exported test
+ * expects what gmfuzz computes, not a stale or tampered recording. A
+ * reproducer of the built-in kernel is replayed as `replay` does (on
+ * --target, default builtin:cpu); one found on an external target is not
+ * run again here (the target may be fixed by now, or absent), so only its
+ * recorded signature and classes are checked against its recorded outputs.
+ * CLI_EXIT_OK, CLI_EXIT_FINDING (refused, said why) or CLI_EXIT_BACKEND. */
+static int cmd_export_check(const gm_doc *doc, const cmd_export_options *o) {
+    gm_replay_outcome outcome = {.passed = true};
+    gm_error err = {0};
+    gm_backend *b = NULL;
+    bool ran = true;
+    if (!doc->repro.has_target) {
+        ran = cli_options_backend_for(&o->common, doc, &b) &&
+              gm_replay_doc(b, doc, GM_COMPARE_LIVE, &outcome, &err);
+        if (!ran && err.msg[0] != '\0') {
+            fprintf(stderr, "gmfuzz export: %s: %s\n", o->common.paths[0], err.msg);
+        }
+    }
+    gm_backend_close(b);
+    if (!ran) {
+        return CLI_EXIT_BACKEND;
+    }
+    if (outcome.passed) {
+        outcome.passed = cli_finding_check(doc, outcome.message, sizeof outcome.message);
+    }
+    if (!outcome.passed) {
+        fprintf(stderr, "gmfuzz export: refused %s: replay rejects it: %s\n", o->common.paths[0],
+                outcome.message);
+        return CLI_EXIT_FINDING;
+    }
+    return CLI_EXIT_OK;
+}
+
 static int cmd_export_run(const cmd_export_options *o) {
     gm_doc doc;
     gm_error err = {0};
@@ -152,7 +191,7 @@ static int cmd_export_run(const cmd_export_options *o) {
     } else if (doc.kind != GM_DOC_REPRO) {
         fprintf(stderr, "gmfuzz export: %s is a %s, not a reproducer (gmfuzz minimize makes one)\n",
                 o->common.paths[0], gm_doc_kind_name(doc.kind));
-    } else {
+    } else if ((rc = cmd_export_check(&doc, o)) == CLI_EXIT_OK) {
         rc = cmd_export_write(&doc, o);
     }
     gm_doc_free(&doc);

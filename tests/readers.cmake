@@ -41,3 +41,32 @@ gmfuzz_cli_test(flag_missing_value 2 "--max-bs needs a value" "run|x.json|--max-
 # (NUL and other bytes <= 32 are not whitespace; nothing after the value).
 gmfuzz_test(test_readers SOURCES test_readers.c LIBS gmfuzz_core
             ARGS ${CMAKE_CURRENT_SOURCE_DIR}/data/cases/decode_basic.json)
+
+# A reproducer's recorded signature and classes are checked against the
+# classifier (issue 11, item 5): a tampered signature, a tampered class list
+# and tampered fused outputs fail replay, show and export.
+set(GMFUZZ_REGRESS_DIR ${PROJECT_SOURCE_DIR}/corpus/regress)
+file(READ ${GMFUZZ_REGRESS_DIR}/decode.legacy_raises._.json raises)
+string(REPLACE "\"signature\":\"decode|legacy_raises|-\"" "\"signature\":\"decode|stale_tail|page_table\""
+       tampered "${raises}")
+file(WRITE ${GMFUZZ_HOSTILE_DIR}/tampered_signature.json "${tampered}")
+string(REPLACE "\"classes\":[\"legacy_raises\"]" "\"classes\":[\"legacy_raises\",\"stale_tail\"]"
+       tampered "${raises}")
+file(WRITE ${GMFUZZ_HOSTILE_DIR}/tampered_classes.json "${tampered}")
+file(READ ${GMFUZZ_REGRESS_DIR}/decode.stale_host_seqlens.page_table-swa_page_table.json stale)
+string(REPLACE "\"fused\":{\"cache_seqlens\":[1]" "\"fused\":{\"cache_seqlens\":[7]" tampered "${stale}")
+file(WRITE ${GMFUZZ_HOSTILE_DIR}/tampered_outputs.json "${tampered}")
+set(GMFUZZ_SIG_FAIL "signature: recorded decode[|]stale_tail[|]page_table, recomputed decode[|]legacy_raises[|]-")
+gmfuzz_cli_test(replay_tampered_signature 1 "^FAIL .*tampered_signature.json: ${GMFUZZ_SIG_FAIL}"
+                "replay|${GMFUZZ_HOSTILE_DIR}/tampered_signature.json")
+gmfuzz_cli_test(replay_tampered_classes 1
+                "^FAIL .*tampered_classes.json: .*classes: recorded \\[stale_tail, legacy_raises\\], recomputed \\[legacy_raises\\]"
+                "replay|${GMFUZZ_HOSTILE_DIR}/tampered_classes.json")
+gmfuzz_cli_test(show_tampered_signature 1 "^re-run on cpu: DISAGREES with the recording: ${GMFUZZ_SIG_FAIL}"
+                "show|${GMFUZZ_HOSTILE_DIR}/tampered_signature.json")
+gmfuzz_cli_test(export_tampered_signature 1 "refused .*tampered_signature.json: replay rejects it: ${GMFUZZ_SIG_FAIL}"
+                "export|pytest|${GMFUZZ_HOSTILE_DIR}/tampered_signature.json|-o|${GMFUZZ_HOSTILE_DIR}/t1.py")
+gmfuzz_cli_test(export_tampered_outputs 1 "refused .*tampered_outputs.json: replay rejects it: "
+                "export|pytest|${GMFUZZ_HOSTILE_DIR}/tampered_outputs.json|-o|${GMFUZZ_HOSTILE_DIR}/t2.py")
+gmfuzz_cli_test(replay_tampered_outputs 1 "^0 passed, 1 failed"
+                "replay|${GMFUZZ_HOSTILE_DIR}/tampered_outputs.json")
