@@ -93,6 +93,97 @@ static void test_message(void) {
     CHECK_STR_CONTAINS(err.msg, "near \"\\x00\"");
 }
 
+/* The in-place reader on a bigger case: 2^20 integers in 16 rows of 2^16,
+ * all zeros but a marker in each row, read back exactly. */
+static void test_big_case(void) {
+    enum { ROWS = 16, WIDTH = 1 << 16 };
+    size_t cap = (size_t)ROWS * WIDTH * 2 + 4096, at = 0;
+    char *text = malloc(cap);
+    at += (size_t)snprintf(text, cap, "{\"format\": \"gmfuzz-case-v1\", \"mode\": \"decode\", "
+                                      "\"page_size\": 1, \"max_context_len\": 4, \"req_to_token\": [");
+    for (int r = 0; r < ROWS; r++) {
+        text[at++] = r > 0 ? ',' : ' ';
+        text[at++] = '[';
+        for (int i = 0; i < WIDTH; i++) {
+            at += (size_t)snprintf(text + at, cap - at, "%s%d", i > 0 ? "," : "",
+                                   i == r ? r + 100 : 0);
+        }
+        text[at++] = ']';
+    }
+    at += (size_t)snprintf(text + at, cap - at,
+                           "], \"req_pool_indices\": [3], \"seq_lens\": [2]}");
+    gm_doc doc;
+    gm_error err = {0};
+    bool ok = gm_json_parse(text, at, "big.json", NULL, &doc, &err);
+    if (!ok) {
+        fprintf(stderr, "%s\n", err.msg);
+    }
+    CHECK(ok);
+    if (ok) {
+        CHECK_EQ_I64(doc.c.pool, ROWS);
+        CHECK_EQ_I64(doc.c.width, WIDTH);
+        size_t nonzero = 0;
+        for (size_t k = 0; k < (size_t)ROWS * WIDTH; k++) {
+            nonzero += doc.c.req_to_token[k] != 0;
+        }
+        CHECK_EQ_I64(nonzero, ROWS);
+        CHECK_EQ_I64(doc.c.req_to_token[5 * WIDTH + 5], 105);
+        CHECK_EQ_I64(doc.c.req_pool_indices[0], 3);
+    }
+    gm_doc_free(&doc);
+    free(text);
+}
+
+static bool parse(const char *text, gm_doc *doc, gm_error *err) {
+    return gm_json_parse(text, strlen(text), "t.json", NULL, doc, err);
+}
+
+#define CASE_REST                                                                          \
+    "\"mode\": \"decode\", \"page_size\": 1, \"max_context_len\": 1, "                         \
+    "\"req_to_token\": [[0]], \"req_pool_indices\": [0], \"seq_lens\": [1]"
+
+/* Keys and strings are compared and kept decoded, as cJSON did. */
+static void test_escapes(void) {
+    gm_doc doc;
+    gm_error err = {0};
+    CHECK(parse("{\"form\\u0061t\": \"gmfuzz-case-v1\", " CASE_REST "}", &doc, &err));
+    gm_doc_free(&doc);
+    CHECK(!parse("{\"form\\u0061t\": \"gmfuzz-case-v1\", \"format\": \"gmfuzz-case-v1\", "
+                 CASE_REST "}", &doc, &err));
+    CHECK_STR_CONTAINS(err.msg, "t.json: format: the key appears more than once");
+    CHECK(parse("{\"format\": \"gmfuzz-case-v1\", \"name\": \"a\\n\\u00e9\\ud83d\\ude00\\udc00\\\"\", "
+                CASE_REST "}", &doc, &err));
+    CHECK(doc.c.name != NULL && strcmp(doc.c.name, "a\n\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd\"") == 0);
+    gm_doc_free(&doc);
+    CHECK(parse("{\"format\": \"gmfuzz-case-v1\", " CASE_REST ", \"page_size\": 1e0}", &doc, &err) ==
+          false);
+    CHECK_STR_CONTAINS(err.msg, "page_size: the key appears more than once");
+}
+
+/* Numbers keep gm_jsonint's rules: integral values in any notation within
+ * 2^53, decimal strings beyond. */
+static void test_numbers(void) {
+    gm_doc doc;
+    gm_error err = {0};
+    CHECK(parse("{\"format\": \"gmfuzz-case-v1\", \"mode\": \"decode\", \"page_size\": 2e0, "
+                "\"max_context_len\": 1.0, \"req_to_token\": [[0]], \"req_pool_indices\": [\"0\"], "
+                "\"seq_lens\": [-0]}", &doc, &err));
+    CHECK_EQ_I64(doc.c.page_size, 2);
+    gm_doc_free(&doc);
+    CHECK(!parse("{\"format\": \"gmfuzz-case-v1\", \"mode\": \"decode\", \"page_size\": 1, "
+                 "\"max_context_len\": 1, \"req_to_token\": [[0, 1.5]], \"req_pool_indices\": [0], "
+                 "\"seq_lens\": [1]}", &doc, &err));
+    CHECK_STR_CONTAINS(err.msg, "t.json: req_to_token[0][1]: 1.5 is not an integer");
+    CHECK(!parse("{\"format\": \"gmfuzz-case-v1\", \"mode\": \"decode\", \"page_size\": 1, "
+                 "\"max_context_len\": 1, \"req_to_token\": [[18014398509481985]], "
+                 "\"req_pool_indices\": [0], \"seq_lens\": [1]}", &doc, &err));
+    CHECK_STR_CONTAINS(err.msg, "is beyond 2^53 and not exact as a JSON number");
+    CHECK(!parse("{\"format\": \"gmfuzz-case-v1\", \"mode\": \"decode\", \"page_size\": 1, "
+                 "\"max_context_len\": 1, \"req_to_token\": [[2147483648]], "
+                 "\"req_pool_indices\": [0], \"seq_lens\": [1]}", &doc, &err));
+    CHECK_STR_CONTAINS(err.msg, "req_to_token[0][0]: 2147483648 is out of range for int32");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || !read_case_text(argv[1])) {
         fprintf(stderr, "usage: test_readers CASE.json (a valid case)\n");
@@ -101,6 +192,9 @@ int main(int argc, char **argv) {
     GM_RUN(test_whitespace);
     GM_RUN(test_strings_and_tail);
     GM_RUN(test_message);
+    GM_RUN(test_big_case);
+    GM_RUN(test_escapes);
+    GM_RUN(test_numbers);
     free(case_text);
     GM_TEST_END();
 }
