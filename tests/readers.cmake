@@ -70,3 +70,40 @@ gmfuzz_cli_test(export_tampered_outputs 1 "refused .*tampered_outputs.json: repl
                 "export|pytest|${GMFUZZ_HOSTILE_DIR}/tampered_outputs.json|-o|${GMFUZZ_HOSTILE_DIR}/t2.py")
 gmfuzz_cli_test(replay_tampered_outputs 1 "^0 passed, 1 failed"
                 "replay|${GMFUZZ_HOSTILE_DIR}/tampered_outputs.json")
+
+# The reader fuzz targets (fuzz/readers, issue 11 item 4). Each gets the
+# repository's documents of its kind as seeds (copied into the build tree:
+# libFuzzer adds to the first corpus folder); in the fuzz tree each runs
+# GMFUZZ_READER_RUNS inputs from them with the dictionary, elsewhere its
+# seeds are replayed through it (under the sanitizers in the ASan tree).
+set(GMFUZZ_READER_SEEDS ${CMAKE_CURRENT_BINARY_DIR}/fuzz-readers/seeds)
+set(GMFUZZ_READER_DICT ${PROJECT_SOURCE_DIR}/fuzz/readers/readers.dict)
+set(GMFUZZ_READER_RUNS 3000 CACHE STRING "inputs each reader fuzz target runs in ctest (fuzz tree)")
+file(GLOB seeds_case ${CMAKE_CURRENT_SOURCE_DIR}/data/cases/*.json ${CMAKE_CURRENT_SOURCE_DIR}/data/valid/case_*.json
+     ${CMAKE_CURRENT_SOURCE_DIR}/data/malformed/*.json ${CMAKE_CURRENT_SOURCE_DIR}/data/hostile/*.json)
+file(GLOB seeds_vector ${GMFUZZ_SHARED_DIR}/conformance/vectors/*.json)
+list(SUBLIST seeds_vector 0 40 seeds_vector) # a sample: the 250 are alike
+file(GLOB seeds_repro ${PROJECT_SOURCE_DIR}/corpus/regress/*.json ${CMAKE_CURRENT_SOURCE_DIR}/data/replay/*.json
+     ${CMAKE_CURRENT_SOURCE_DIR}/data/valid/repro_*.json)
+file(GLOB seeds_campaign ${PROJECT_SOURCE_DIR}/fuzz/readers/seeds/campaign/*)
+file(GLOB seeds_stats ${PROJECT_SOURCE_DIR}/fuzz/readers/seeds/stats/*)
+set(seeds_baseline ${PROJECT_SOURCE_DIR}/corpus/known.json)
+set(seeds_jsonscan ${seeds_repro} ${seeds_case})
+set(seeds_differential ${seeds_repro} ${seeds_case} ${seeds_campaign} ${seeds_baseline})
+foreach(name IN LISTS GMFUZZ_READER_TARGETS)
+  file(REMOVE_RECURSE ${GMFUZZ_READER_SEEDS}/${name})
+  file(COPY ${seeds_${name}} DESTINATION ${GMFUZZ_READER_SEEDS}/${name})
+  if(GMFUZZ_FUZZ_ACTIVE)
+    set(work ${CMAKE_CURRENT_BINARY_DIR}/fuzz-readers/work/${name})
+    add_test(NAME fuzz.read_${name}
+             COMMAND ${CMAKE_COMMAND} -E env TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz-readers
+                     sh -c "rm -rf '${work}' && mkdir -p '${work}' && exec \"$0\" -runs=${GMFUZZ_READER_RUNS} -seed=1 -max_len=16384 -dict=${GMFUZZ_READER_DICT} '${work}' '${GMFUZZ_READER_SEEDS}/${name}'"
+                     $<TARGET_FILE:gmfuzz-read-${name}>)
+    set_tests_properties(fuzz.read_${name} PROPERTIES LABELS "fuzz" TIMEOUT 300)
+  else()
+    file(GLOB replay ${GMFUZZ_READER_SEEDS}/${name}/*)
+    add_test(NAME fuzz.read_${name}_seeds COMMAND gmfuzz-read-${name} ${replay})
+    set_tests_properties(fuzz.read_${name}_seeds PROPERTIES LABELS "fuzz;unit"
+                         ENVIRONMENT "TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz-readers")
+  endif()
+endforeach()
