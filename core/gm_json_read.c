@@ -24,12 +24,10 @@
 
 #include "gm_json_internal.h"
 #include "gm_jsonint.h"
-#include "gm_jsonscan.h"
+#include "gm_json_tree.h"
 #include "gm_jsontext.h"
 
 #define GM_JSON_PATH_MAX 160
-/* Bytes of the input quoted around a syntax error. */
-#define GM_JSON_SNIPPET 24
 /* The objects one document opens: root, case, swa, init, two outputs,
  * first_difference, found, target. */
 #define GM_JSON_OBJECTS_MAX 16
@@ -1292,42 +1290,6 @@ static bool read_doc(reader *rd, gm_jt value, gm_doc *doc) {
 /* ------------------------------------------------------------------ */
 /* Text and files                                                      */
 
-/* "at byte N (line L, column C) near "...": expected X": where the scan
- * stopped, and what it wanted there. */
-static bool syntax_error(const char *text, size_t len, size_t offset, const char *what,
-                         const char *expected, gm_error *err) {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < len; i++) {
-        column = text[i] == '\n' ? 1 : column + 1;
-        line += text[i] == '\n';
-    }
-    char excerpt[GM_JSON_SNIPPET + 1];
-    size_t n = offset < len ? len - offset : 0;
-    n = n < GM_JSON_SNIPPET ? n : GM_JSON_SNIPPET;
-    memcpy(excerpt, text + offset, n);
-    excerpt[n] = '\0';
-    char quoted[GM_JSON_SNIPPET * 4 + 8];
-    gm_jsonint_quote_bytes(excerpt, n, quoted, sizeof quoted);
-    return gm_error_set(err, GM_ERR_FORMAT, "%s at byte %zu (line %zu, column %zu)%s%s: expected %s",
-                        what, offset, line, column, n > 0 ? " near " : ", at the end of the input",
-                        n > 0 ? quoted : "", expected);
-}
-
-/* Checks the whole text as one JSON value with gm_jsonscan (RFC 8259),
- * the grammar every gmfuzz reader shares: cJSON took any byte <= 32 (NUL,
- * \f, \v) for whitespace and ignored text after the value. */
-static bool check_text(const char *text, size_t len, gm_error *err) {
-    size_t at;
-    const char *expected;
-    if (gm_jsonscan_value_check(text, len, &at, &expected)) {
-        return true;
-    }
-    bool trailing = strcmp(expected, GM_JSONSCAN_TRAILING) == 0;
-    return syntax_error(text, len, at,
-                        trailing ? "unexpected text after the JSON document" : "JSON syntax error",
-                        expected, err);
-}
-
 bool gm_json_parse(const char *text, size_t len, const char *label, const gm_limits *lim,
                    gm_doc *doc, gm_error *err) {
     gm_limits defaults;
@@ -1346,7 +1308,7 @@ bool gm_json_parse(const char *text, size_t len, const char *label, const gm_lim
                             "(raise it with --max-file-size)", label, len, lim->max_file_bytes);
     }
     reader rd = {.lim = lim, .err = err};
-    bool ok = check_text(text, len, err);
+    bool ok = gm_json_syntax_check(text, len, err);
     if (ok) {
         const char *start = text;
         while (*start == ' ' || *start == '\t' || *start == '\n' || *start == '\r') {

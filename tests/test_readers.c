@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm_baseline.h"
 #include "gm_json.h"
 #include "gm_jsonscan.h"
+#include "gm_rundir_campaign.h"
+#include "gm_rundir_stats.h"
 #include "gm_test.h"
 
 static char *case_text;
@@ -79,6 +82,10 @@ static void test_strings_and_tail(void) {
     check_variant("NUL inside a string", name, 1, "\0", 1, false);
     check_variant("raw ESC inside a string", name, 1, "\x1b", 1, false);
     check_variant("escaped ESC inside a string", name, 1, "\\u001b", 6, true);
+    check_variant("a surrogate pair", name, 1, "\\ud83d\\ude00", 12, true);
+    check_variant("a lone high surrogate", name, 1, "\\ud83dx", 7, false);
+    check_variant("a high surrogate, then no low one", name, 1, "\\ud83d\\u0041", 12, false);
+    check_variant("a lone low surrogate", name, 1, "\\ude00", 6, false);
     check_variant("text after the document", case_len, 0, "x", 1, false);
     check_variant("a second document", case_len, 0, "{}", 2, false);
     check_variant("a comment", 0, 0, "/* c */", 7, false);
@@ -151,9 +158,9 @@ static void test_escapes(void) {
     CHECK(!parse("{\"form\\u0061t\": \"gmfuzz-case-v1\", \"format\": \"gmfuzz-case-v1\", "
                  CASE_REST "}", &doc, &err));
     CHECK_STR_CONTAINS(err.msg, "t.json: format: the key appears more than once");
-    CHECK(parse("{\"format\": \"gmfuzz-case-v1\", \"name\": \"a\\n\\u00e9\\ud83d\\ude00\\udc00\\\"\", "
+    CHECK(parse("{\"format\": \"gmfuzz-case-v1\", \"name\": \"a\\n\\u00e9\\ud83d\\ude00\\\"\", "
                 CASE_REST "}", &doc, &err));
-    CHECK(doc.c.name != NULL && strcmp(doc.c.name, "a\n\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd\"") == 0);
+    CHECK(doc.c.name != NULL && strcmp(doc.c.name, "a\n\xc3\xa9\xf0\x9f\x98\x80\"") == 0);
     gm_doc_free(&doc);
     CHECK(parse("{\"format\": \"gmfuzz-case-v1\", " CASE_REST ", \"page_size\": 1e0}", &doc, &err) ==
           false);
@@ -184,6 +191,82 @@ static void test_numbers(void) {
     CHECK_STR_CONTAINS(err.msg, "req_to_token[0][0]: 2147483648 is out of range for int32");
 }
 
+/* The readers of a run folder's files follow the same rule: known.json,
+ * campaign.json and stats.jsonl reject NUL, \f and text after the value. */
+static bool write_file(const char *path, const char *text, size_t len) {
+    FILE *f = fopen(path, "wb");
+    bool ok = f != NULL && fwrite(text, 1, len, f) == len;
+    return f != NULL && fclose(f) == 0 && ok;
+}
+
+static bool read_campaign(const char *path) {
+    gm_rundir_campaign c;
+    memset(&c, 0, sizeof c);
+    gm_error err = {0};
+    bool ok = gm_rundir_campaign_read(path, &c, &err);
+    gm_rundir_campaign_free(&c);
+    return ok;
+}
+
+static bool read_baseline(const char *path) {
+    gm_baseline *b = NULL;
+    gm_error err = {0};
+    bool ok = gm_baseline_load(path, &b, &err);
+    gm_baseline_free(b);
+    return ok;
+}
+
+static bool read_stats(const char *path) {
+    gm_rundir_sample *samples = NULL;
+    size_t n = 0;
+    gm_error err = {0};
+    bool ok = gm_rundir_stats_read(path, &samples, &n, &err);
+    free(samples);
+    return ok && n == 1;
+}
+
+static void check_file_reader(const char *what, bool (*read)(const char *), const char *valid,
+                              const char *tail, size_t tail_len, bool accepted) {
+    char text[1024];
+    size_t n = strlen(valid);
+    memcpy(text, valid, n);
+    memcpy(text + n, tail, tail_len);
+    CHECK(write_file("test_readers.json", text, n + tail_len));
+    bool ok = read("test_readers.json");
+    if (ok != accepted) {
+        fprintf(stderr, "%s: %s, expected %s\n", what, ok ? "accepted" : "rejected",
+                accepted ? "accepted" : "rejected");
+    }
+    CHECK(ok == accepted);
+}
+
+static void test_file_readers(void) {
+    static const char campaign[] = "{\"format\": \"gmfuzz-campaign-v1\", \"exit_code\": 0}";
+    static const char known[] = "{\"format\": \"gmfuzz-known-v1\", \"classes\": [], "
+                                "\"signatures\": []}";
+    static const char sample[] = "{\"t\": 1.0, \"execs\": 5, \"exec_per_sec\": 5, "
+                                 "\"coverage\": 1, \"corpus\": 1, \"signatures\": 0, "
+                                 "\"failures\": 0}";
+    static const struct {
+        const char *what, *tail;
+        size_t len;
+        bool accepted;
+    } tails[] = {
+        {"as is", "\n", 1, true},         {"NUL at the end", "\0\n", 2, false},
+        {"form feed at the end", "\f\n", 2, false}, {"text after it", " x\n", 3, false},
+        {"a lone surrogate after it", " \"\\udc00\"\n", 10, false},
+    };
+    for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+        check_file_reader(tails[k].what, read_campaign, campaign, tails[k].tail, tails[k].len,
+                          tails[k].accepted);
+        check_file_reader(tails[k].what, read_baseline, known, tails[k].tail, tails[k].len,
+                          tails[k].accepted);
+        check_file_reader(tails[k].what, read_stats, sample, tails[k].tail, tails[k].len,
+                          tails[k].accepted);
+    }
+    remove("test_readers.json");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || !read_case_text(argv[1])) {
         fprintf(stderr, "usage: test_readers CASE.json (a valid case)\n");
@@ -195,6 +278,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_big_case);
     GM_RUN(test_escapes);
     GM_RUN(test_numbers);
+    GM_RUN(test_file_readers);
     free(case_text);
     GM_TEST_END();
 }
