@@ -444,7 +444,7 @@ static bool read_name_field(reader *rd, const gm_jt_object *obj, const char *key
     if (ok && item.at != NULL) {
         char quoted[64];
         char *name = NULL;
-        if (!(gm_jt_type_of(item) == GM_JT_STRING)) {
+        if (gm_jt_type_of(item) != GM_JT_STRING) {
             ok = fail_type(rd, "a string", item);
         } else if ((name = dup_string(rd, item)) == NULL) {
             ok = false;
@@ -484,7 +484,7 @@ static bool parse_buf(const char *name, void *out) {
 
 static bool array_length(reader *rd, gm_jt item, size_t *n) {
     *n = 0;
-    if (!(gm_jt_type_of(item) == GM_JT_ARRAY)) {
+    if (gm_jt_type_of(item) != GM_JT_ARRAY) {
         return fail_type(rd, "an array", item);
     }
     *n = gm_jt_array_count(item);
@@ -833,7 +833,7 @@ static bool read_init_value(reader *rd, gm_jt item, const gm_case *c, gm_buf_id 
     size_t dims[2];
     bool has = gm_case_buf_shape(c, id, &rank, dims);
     gm_jsonint_range range = gm_buf_is_int64(id) ? GM_JSONINT_INT64 : GM_JSONINT_INT32;
-    if ((gm_jt_type_of(item) == GM_JT_NUMBER) || (gm_jt_type_of(item) == GM_JT_STRING)) {
+    if (gm_jt_type_of(item) == GM_JT_NUMBER || gm_jt_type_of(item) == GM_JT_STRING) {
         /* A fill for a buffer the case lacks is checked, then ignored: 37
          * of the 250 conformance vectors carry such fills, and a buffer
          * that does not exist has no prior contents to set. */
@@ -852,7 +852,7 @@ static bool read_init_value(reader *rd, gm_jt item, const gm_case *c, gm_buf_id 
                     "the case has no %s buffer (%s), so it takes no init array",
                     gm_buf_name(id), buffer_reason(c, id));
     }
-    if (!(gm_jt_type_of(item) == GM_JT_ARRAY)) {
+    if (gm_jt_type_of(item) != GM_JT_ARRAY) {
         return fail_type(rd, "an integer fill or an array of the buffer's shape", item);
     }
     size_t n = size_mul(dims[0], dims[1]);
@@ -888,7 +888,7 @@ static bool read_init_member(reader *rd, const gm_jt_member *member, gm_case *c,
         return fail(rd, GM_ERR_FORMAT, "the key appears more than once");
     }
     *seen |= 1u << id;
-    if ((gm_jt_type_of(item) == GM_JT_NULL)) {
+    if (gm_jt_type_of(item) == GM_JT_NULL) {
         path_restore(rd, mark);
         return true; /* null: the default, like an absent key */
     }
@@ -994,7 +994,8 @@ static bool read_outputs(reader *rd, gm_jt item, const gm_case *c, gm_outputs *o
     return read_string_field(rd, obj, "error", false, &o->error);
 }
 
-static bool read_outputs_member(reader *rd, const gm_jt_object *root, const char *key, const gm_case *c,
+static bool read_outputs_member(reader *rd, const gm_jt_object *root, const char *key,
+                                const gm_case *c,
                                 gm_outputs *o) {
     size_t mark = rd->path_len;
     gm_jt item;
@@ -1028,7 +1029,7 @@ static bool read_buffer_list(reader *rd, const gm_jt_object *obj, unsigned *mask
         gm_buf_id id;
         char quoted[64];
         path_push_index(rd, i);
-        if (!(gm_jt_type_of(it) == GM_JT_STRING)) {
+        if (gm_jt_type_of(it) != GM_JT_STRING) {
             return fail_type(rd, "a buffer name", it);
         }
         char *name = dup_string(rd, it);
@@ -1070,7 +1071,7 @@ static bool read_classes(reader *rd, const gm_jt_object *obj, gm_repro *r) {
     gm_jt_array_begin(item, &cursor);
     while (gm_jt_array_next(&cursor, &it)) {
         path_push_index(rd, r->n_classes);
-        if (!(gm_jt_type_of(it) == GM_JT_STRING)) {
+        if (gm_jt_type_of(it) != GM_JT_STRING) {
             return fail_type(rd, "a class name", it);
         }
         if ((r->classes[r->n_classes] = dup_string(rd, it)) == NULL) {
@@ -1084,7 +1085,8 @@ static bool read_classes(reader *rd, const gm_jt_object *obj, gm_repro *r) {
 }
 
 /* first_difference.index: one in-bounds entry per dimension of the buffer. */
-static bool read_difference_index(reader *rd, const gm_jt_object *obj, int rank, const size_t dims[2],
+static bool read_difference_index(reader *rd, const gm_jt_object *obj, int rank,
+                                  const size_t dims[2],
                                   gm_difference *d) {
     size_t mark = rd->path_len;
     gm_jt item;
@@ -1234,7 +1236,7 @@ static bool read_doc_kind(reader *rd, const gm_jt_object *root, gm_doc_kind *kin
     if (!lookup(rd, root, "format", true, &item)) {
         return false;
     }
-    if (!(gm_jt_type_of(item) == GM_JT_STRING)) {
+    if (gm_jt_type_of(item) != GM_JT_STRING) {
         return fail_type(rd, "a string", item);
     }
     char *format = dup_string(rd, item);

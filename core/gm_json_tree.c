@@ -24,7 +24,8 @@ static bool syntax_error(const char *text, size_t len, size_t offset, const char
     excerpt[n] = '\0';
     char quoted[GM_JSON_SNIPPET * 4 + 8];
     gm_jsonint_quote_bytes(excerpt, n, quoted, sizeof quoted);
-    return gm_error_set(err, GM_ERR_FORMAT, "%s at byte %zu (line %zu, column %zu)%s%s: expected %s",
+    return gm_error_set(err, GM_ERR_FORMAT,
+                        "%s at byte %zu (line %zu, column %zu)%s%s: expected %s",
                         what, offset, line, column, n > 0 ? " near " : ", at the end of the input",
                         n > 0 ? quoted : "", expected);
 }

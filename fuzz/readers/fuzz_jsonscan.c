@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
     gm_jsonscan_span spans[FUZZ_JSONSCAN_KEYS];
     gm_error err = {0};
-    bool object = gm_jsonscan_object(text, size, fuzz_jsonscan_keys, FUZZ_JSONSCAN_KEYS, spans, &err);
+    bool object =
+        gm_jsonscan_object(text, size, fuzz_jsonscan_keys, FUZZ_JSONSCAN_KEYS, spans, &err);
     size_t at;
     const char *expected;
     bool value = gm_jsonscan_value_check(text, size, &at, &expected);
