@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,20 +23,30 @@ static bool cli_options_size(const char *flag, const char *text, size_t *out) {
     return true;
 }
 
-static size_t *cli_options_limit_field(cli_options *o, const char *flag) {
-    if (strcmp(flag, "--max-file-size") == 0) {
-        return &o->limits.max_file_bytes;
-    }
-    if (strcmp(flag, "--max-elements") == 0) {
-        return &o->limits.max_elements;
-    }
-    if (strcmp(flag, "--max-bs") == 0) {
-        return &o->limits.max_bs;
-    }
-    if (strcmp(flag, "--max-width") == 0) {
-        return &o->limits.max_width;
-    }
-    return NULL;
+/* The shared flags, for getopt_long: each returns its index in this table
+ * (flag = NULL, val = index), so one switch-free lookup gives its name. */
+static const struct option cli_options_long[] = {
+    {"max-file-size", required_argument, NULL, 0},
+    {"max-elements", required_argument, NULL, 1},
+    {"max-bs", required_argument, NULL, 2},
+    {"max-width", required_argument, NULL, 3},
+    {"target", required_argument, NULL, 4},
+    {"backend", required_argument, NULL, 5},
+    {"target-device", required_argument, NULL, 6},
+    {"target-timeout", required_argument, NULL, 7},
+    {"reference", required_argument, NULL, 8},
+    {"reference-device", required_argument, NULL, 9},
+    {"compare", required_argument, NULL, 10},
+    {"json", no_argument, NULL, 11},
+    {NULL, 0, NULL, 0},
+};
+
+enum { CLI_OPTIONS_N_LIMITS = 4, CLI_OPTIONS_COMPARE = 10, CLI_OPTIONS_JSON = 11 };
+
+static size_t *cli_options_limit_field(cli_options *o, int index) {
+    size_t *fields[CLI_OPTIONS_N_LIMITS] = {&o->limits.max_file_bytes, &o->limits.max_elements,
+                                            &o->limits.max_bs, &o->limits.max_width};
+    return index >= 0 && index < CLI_OPTIONS_N_LIMITS ? fields[index] : NULL;
 }
 
 static bool cli_options_device(const char *flag, const char *value, bool *cpu) {
@@ -92,41 +103,40 @@ static bool cli_options_target_flag(cli_options *o, const char *flag, const char
         o->target.timeout_s = s;
         return true;
     }
-    if (strcmp(flag, "--reference") == 0) {
-        o->reference = value;
-        return true;
-    }
-    fprintf(stderr, "gmfuzz: unknown option '%s' (see gmfuzz --help)\n", flag);
-    return false;
+    o->reference = value; /* --reference */
+    return true;
 }
 
-static bool cli_options_flag(cli_options *o, const char *flag, const char *value, bool allow_json,
-                             int *consumed) {
-    *consumed = 1;
-    size_t *limit = cli_options_limit_field(o, flag);
+/* One recognized flag (its index in cli_options_long) and its value. */
+static bool cli_options_flag(cli_options *o, int index, const char *value) {
+    char flag[40];
+    snprintf(flag, sizeof flag, "--%s", cli_options_long[index].name);
+    size_t *limit = cli_options_limit_field(o, index);
     if (limit != NULL) {
-        *consumed = 2;
         return cli_options_size(flag, value, limit);
     }
-    if (strncmp(flag, "--target", 8) == 0 || strncmp(flag, "--reference", 11) == 0 ||
-        strcmp(flag, "--backend") == 0) {
-        *consumed = 2;
-        return cli_options_target_flag(o, flag, value);
-    }
-    if (strcmp(flag, "--compare") == 0) {
-        *consumed = 2;
-        if (value == NULL || !gm_compare_from_name(value, &o->compare)) {
+    if (index == CLI_OPTIONS_COMPARE) {
+        if (!gm_compare_from_name(value, &o->compare)) {
             fprintf(stderr, "gmfuzz: --compare takes live or strict\n");
             return false;
         }
         return true;
     }
-    if (allow_json && strcmp(flag, "--json") == 0) {
+    if (index == CLI_OPTIONS_JSON) {
         o->json = true;
         return true;
     }
-    fprintf(stderr, "gmfuzz: unknown option '%s' (see gmfuzz --help)\n", flag);
-    return false;
+    return cli_options_target_flag(o, flag, value);
+}
+
+/* getopt_long's '?' or ':': the flag it stopped at, named as given. */
+static void cli_options_bad_flag(char **argv, int at, bool missing) {
+    const char *flag = argv[at] != NULL ? argv[at] : "?";
+    if (missing) {
+        fprintf(stderr, "gmfuzz: %s needs a value\n", flag);
+    } else {
+        fprintf(stderr, "gmfuzz: unknown option '%s' (see gmfuzz --help)\n", flag);
+    }
 }
 
 bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_options *o,
@@ -136,19 +146,51 @@ bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_op
     o->compare = GM_COMPARE_LIVE;
     gm_limits_default(&o->limits);
     o->paths = paths;
-    for (int i = first; i < argc; i++) {
-        if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
-            paths[o->n_paths++] = argv[i];
+    /* getopt_long scans argv[optind..]: argv[first - 1] plays argv[0].
+     * "-" first in optstring: positional arguments come back in order, as
+     * option 1, so that flags and paths may mix. Only long flags: no
+     * abbreviations either, as before (getopt_long_only would take -json). */
+    char **args = argv + first - 1;
+    int n = argc - first + 1;
+    opterr = 0;
+    optind = 0; /* 0: glibc starts over (commands may parse twice) */
+    for (;;) {
+        int index = -1;
+        int at = optind == 0 ? 1 : optind;
+        int c = getopt_long(n, args, "-:", cli_options_long, &index);
+        if (c == -1) {
+            break;
+        }
+        if (c == 1) {
+            paths[o->n_paths++] = optarg;
             continue;
         }
-        int consumed = 1;
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!cli_options_flag(o, argv[i], value, allow_json, &consumed)) {
+        bool exact = c >= 0 && c < CLI_OPTIONS_JSON + 1 &&
+                     strncmp(args[at] + 2, cli_options_long[c].name,
+                             strlen(cli_options_long[c].name)) == 0 &&
+                     (args[at][2 + strlen(cli_options_long[c].name)] == '\0' ||
+                      args[at][2 + strlen(cli_options_long[c].name)] == '=');
+        if (c == '?' || c == ':' || !exact || (c == CLI_OPTIONS_JSON && !allow_json)) {
+            cli_options_bad_flag(args, at, c == ':');
             return false;
         }
-        i += consumed - 1;
+        if (!cli_options_flag(o, c, optarg)) {
+            return false;
+        }
+    }
+    for (int i = optind; i < n; i++) { /* after "--": all paths */
+        paths[o->n_paths++] = args[i];
     }
     return true;
+}
+
+bool cli_options_wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool cli_options_open_backend(const cli_options *o, gm_backend **b) {

@@ -18,6 +18,7 @@ enum {
     CLI_EXIT_USAGE = 2,    /* bad flags or arguments */
     CLI_EXIT_INPUT = 3,    /* run: the case could not be read or is malformed */
     CLI_EXIT_BACKEND = 4,  /* the backend is unavailable or failed */
+    CLI_EXIT_NO_DOCUMENTS = 5, /* replay: no document found (pytest's 5: none collected) */
 };
 
 typedef struct {
@@ -36,6 +37,9 @@ typedef struct {
  * flag. `allow_json` enables --json. `paths` must hold argc entries. */
 bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_options *o,
                        const char **paths);
+
+/* Whether argv[1..argc) asks for --help (or -h) before any "--". */
+bool cli_options_wants_help(int argc, char **argv);
 
 /* Opens the chosen target, or prints why not. */
 bool cli_options_open_backend(const cli_options *o, gm_backend **b);

@@ -24,6 +24,20 @@
 
 #define CMD_AGREE_MAX_BACKENDS GM_BACKEND_COUNT
 
+static const char cmd_agree_usage[] =
+    "usage: gmfuzz agree [PATH...] [--backends T,T,...] [--cases N] [--seed S] [--save DIR]\n"
+    "  runs the fused kernel on several backends over the documents in PATH\n"
+    "  (files, or folders searched for *.json) and N generated cases; every\n"
+    "  backend must give the first one's buffers bit for bit\n"
+    "  --backends T,T,...      builtin backends or targets (default cpu,cuda,cuda-graph;\n"
+    "                          --targets is the same)\n"
+    "  --cases N               generated cases (default 0)\n"
+    "  --seed S                the generator's seed (default 1)\n"
+    "  --save DIR              save each disagreeing case there\n"
+    "  --target-device D       cuda or cpu, for python: targets\n"
+    "  --target-timeout S      one call's limit for lib: and python: targets\n"
+    "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed\n";
+
 typedef struct {
     gm_backend *backends[CMD_AGREE_MAX_BACKENDS];
     size_t n_backends;
@@ -174,6 +188,10 @@ static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **ba
 }
 
 int cmd_agree_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_agree_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     cmd_agree a;
     memset(&a, 0, sizeof a);
     a.seed = 1;

@@ -13,11 +13,23 @@
 
 #include "cli_options.h"
 
+static const char cmd_bench_usage[] =
+    "usage: gmfuzz bench kernel [--json FILE] [--ncu] [--shape I] [--pool recycled|fresh]\n"
+    "  the GPU benchmark of the production kernel: host time per launch call, GPU\n"
+    "  time per rebuild in graph replay, GPU time after an L2 flush, ncu's duration\n"
+    "  --json FILE             also write the rows as gmfuzz-bench-kernel-v1\n"
+    "  --ncu                   re-run each shape under Nsight Compute\n"
+    "  --shape I               one shape only\n"
+    "  --pool recycled|fresh   req_to_token past the live pages (default recycled)\n"
+    "exit codes: 0 done, 2 usage, 4 no GPU or the benchmark failed\n";
+
 #ifndef GMFUZZ_HAVE_CUDA
 
 int cmd_bench_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_bench_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     fprintf(stderr, "gmfuzz bench: this gmfuzz was built without CUDA\n");
     return CLI_EXIT_BACKEND;
 }
@@ -210,6 +222,10 @@ static bool cmd_bench_write_json(const char *path, const bench_kernel_row *rows,
 }
 
 int cmd_bench_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_bench_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     cmd_bench_options o;
     if (!cmd_bench_parse(argc, argv, &o)) {
         return CLI_EXIT_USAGE;

@@ -3,8 +3,11 @@
  * Writes a reproducer as a standalone pytest file (triage/gm_pytest.h),
  * atomically (temporary file, fsync, rename); `-o -` writes to stdout.
  *
- * Exit codes: 0 written; 2 usage; 3 the input cannot be read or is not a
- * reproducer; 4 the output cannot be written.
+ * A reproducer that replay would reject is refused (cmd_export_check).
+ *
+ * Exit codes: 0 written; 1 refused; 2 usage; 3 the input cannot be read or
+ * is not a reproducer; 4 the output cannot be written or the backend
+ * failed.
  */
 #include "cmd_export.h"
 
@@ -15,8 +18,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_finding.h"
 #include "cli_options.h"
+#include "gm_replay.h"
 #include "gm_pytest.h"
+
+static const char cmd_export_usage[] =
+    "usage: gmfuzz export pytest REPRO.json -o test_x.py\n"
+    "  writes a reproducer as a standalone pytest file for sglang's test suite;\n"
+    "  a reproducer that replay would reject (its outputs, verdict, signature or\n"
+    "  classes are not what gmfuzz computes again) is refused\n"
+    "  -o, --output FILE       the file to write (- : stdout)\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 written, 1 refused (replay rejects the reproducer), 2 usage,\n"
+    "3 unreadable input or not a reproducer, 4 the output cannot be written or the\n"
+    "backend failed\n";
 
 #ifndef GMFUZZ_VERSION
 #define GMFUZZ_VERSION "0.0.0"
@@ -130,6 +148,40 @@ static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
     return CLI_EXIT_OK;
 }
 
+/* Whether replay would accept the reproducer, so that the exported test
+ * expects what gmfuzz computes, not a stale or tampered recording. A
+ * reproducer of the built-in kernel is replayed as `replay` does (on
+ * --target, default builtin:cpu); one found on an external target is not
+ * run again here (the target may be fixed by now, or absent), so only its
+ * recorded signature and classes are checked against its recorded outputs.
+ * CLI_EXIT_OK, CLI_EXIT_FINDING (refused, said why) or CLI_EXIT_BACKEND. */
+static int cmd_export_check(const gm_doc *doc, const cmd_export_options *o) {
+    gm_replay_outcome outcome = {.passed = true};
+    gm_error err = {0};
+    gm_backend *b = NULL;
+    bool ran = true;
+    if (!doc->repro.has_target) {
+        ran = cli_options_backend_for(&o->common, doc, &b) &&
+              gm_replay_doc(b, doc, GM_COMPARE_LIVE, &outcome, &err);
+        if (!ran && err.msg[0] != '\0') {
+            fprintf(stderr, "gmfuzz export: %s: %s\n", o->common.paths[0], err.msg);
+        }
+    }
+    gm_backend_close(b);
+    if (!ran) {
+        return CLI_EXIT_BACKEND;
+    }
+    if (outcome.passed) {
+        outcome.passed = cli_finding_check(doc, outcome.message, sizeof outcome.message);
+    }
+    if (!outcome.passed) {
+        fprintf(stderr, "gmfuzz export: refused %s: replay rejects it: %s\n", o->common.paths[0],
+                outcome.message);
+        return CLI_EXIT_FINDING;
+    }
+    return CLI_EXIT_OK;
+}
+
 static int cmd_export_run(const cmd_export_options *o) {
     gm_doc doc;
     gm_error err = {0};
@@ -139,7 +191,7 @@ static int cmd_export_run(const cmd_export_options *o) {
     } else if (doc.kind != GM_DOC_REPRO) {
         fprintf(stderr, "gmfuzz export: %s is a %s, not a reproducer (gmfuzz minimize makes one)\n",
                 o->common.paths[0], gm_doc_kind_name(doc.kind));
-    } else {
+    } else if ((rc = cmd_export_check(&doc, o)) == CLI_EXIT_OK) {
         rc = cmd_export_write(&doc, o);
     }
     gm_doc_free(&doc);
@@ -147,6 +199,10 @@ static int cmd_export_run(const cmd_export_options *o) {
 }
 
 int cmd_export_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_export_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_export_options o;

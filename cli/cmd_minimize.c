@@ -26,6 +26,20 @@
 #include "gm_repro.h"
 #include "gm_run.h"
 
+static const char cmd_minimize_usage[] =
+    "usage: gmfuzz minimize CASE.json -o REPRO.json [--baseline FILE] [--max-runs N]\n"
+    "                       [--target T | --backend B] [--compare live|strict]\n"
+    "  shrinks a failing case, keeping its signature, into a complete reproducer\n"
+    "  -o, --output FILE       the reproducer to write\n"
+    "  --baseline FILE         the baseline whose decisions name the signature\n"
+    "  --max-runs N            stop after N runs (default 0: no limit)\n"
+    "  --compare L             live or strict (default: a reproducer's own level)\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 written, 1 no difference (nothing written), 2 usage, 3 unreadable\n"
+    "input or baseline, 4 the backend failed or the reproducer did not replay\n";
+
 typedef struct {
     cli_options common;
     const char *output;
@@ -221,6 +235,10 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
 }
 
 int cmd_minimize_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_minimize_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_minimize_options o;

@@ -29,6 +29,17 @@
 #include "gm_paths.h"
 #include "gm_promote.h"
 
+static const char cmd_promote_usage[] =
+    "usage: gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]\n"
+    "  adds reproducers to the regression corpus, one per signature, the smaller kept\n"
+    "  --corpus DIR            the corpus folder (default corpus/regress/)\n"
+    "  --minimize              minimize each reproducer first\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 all in the corpus, 1 one refused, 2 usage, 3 unreadable\n"
+    "reproducer or corpus file, 4 the backend failed or the corpus is not writable\n";
+
 typedef struct {
     cli_options common;
     const char *corpus;   /* NULL: gm_promote_default_corpus() */
@@ -175,6 +186,10 @@ static int cmd_promote_run(const cmd_promote_options *o) {
 }
 
 int cmd_promote_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_promote_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_promote_options o;

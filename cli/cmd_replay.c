@@ -1,17 +1,34 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
  * run again and checked against what it records (harness/gm_replay.h). One
- * line per failure, then "N passed, N failed". With --exact a reproducer
- * must also be written again byte for byte (triage/gm_rewrite.h). */
+ * line per failure, then "N passed, N failed". A reproducer must also
+ * record the signature and classes the classifier gives it (cli_finding.h).
+ * With --exact a reproducer must also be written again byte for byte
+ * (triage/gm_rewrite.h). */
 #include "cmd_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_finding.h"
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_replay.h"
 #include "gm_rewrite.h"
+
+static const char cmd_replay_usage[] =
+    "usage: gmfuzz replay PATH... [--exact] [--target T | --backend B] [--compare live|strict]\n"
+    "  replays cases, conformance vectors and reproducers (files, or folders\n"
+    "  searched for *.json) and checks each against what it records; a\n"
+    "  reproducer's signature and classes are computed again and must equal\n"
+    "  the recorded ones. One FAIL line per failure, then 'N passed, N failed'\n"
+    "  --exact                 a reproducer must also be rewritten byte for byte\n"
+    "  --compare L             the level for cases (default live)\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 every document passed, 1 one failed (or could not be read),\n"
+    "2 usage, 4 the backend failed, 5 no document found\n";
 
 typedef struct {
     size_t passed;
@@ -78,6 +95,9 @@ static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_option
     } else if (!outcome.passed) {
         printf("FAIL %s: %s\n", path, outcome.message);
         t->failed++;
+    } else if (!cli_finding_check(&doc, outcome.message, sizeof outcome.message)) {
+        printf("FAIL %s: %s\n", path, outcome.message);
+        t->failed++;
     } else {
         t->passed++;
     }
@@ -119,6 +139,10 @@ static bool cmd_replay_take_exact(int *argc, char **argv) {
 }
 
 int cmd_replay_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_replay_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     bool exact = cmd_replay_take_exact(&argc, argv);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (paths == NULL) {
@@ -144,7 +168,12 @@ int cmd_replay_main(int argc, char **argv) {
             rc = CLI_EXIT_USAGE;
         }
     }
-    if (rc == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && files.count == 0) {
+        /* Nothing replayed is not a pass (pytest's 5: no tests collected). */
+        fprintf(stderr, "gmfuzz replay: no document found: no *.json file in %s%s\n",
+                o.paths[0], o.n_paths > 1 ? " or the other paths" : "");
+        rc = CLI_EXIT_NO_DOCUMENTS;
+    } else if (rc == CLI_EXIT_OK) {
         rc = cmd_replay_all(&o, exact, &files);
     }
     gm_paths_free(&files);

@@ -11,8 +11,9 @@
  * corpus/known.json (campaign_record.h).
  *
  * Exit codes: 0 nothing new, 1 new signatures, 2 usage (also: no baseline
- * to be found), 3 the folder or the baseline could not be read, or a
- * report could not be written.
+ * to be found), 3 the folder or the baseline could not be read, a report
+ * could not be written, or none of the folder's files could be read (the
+ * report is still written, to show why).
  */
 #include "cmd_report.h"
 
@@ -35,7 +36,8 @@ static const char cmd_report_usage[] =
     "                     copy, else the source tree's corpus/known.json)\n"
     "  --strict-baseline  nothing is known: every signature is new\n"
     "exit codes: 0 nothing new, 1 new signatures, 2 usage, 3 unreadable folder or\n"
-    "baseline, or a report that could not be written\n";
+    "baseline, a report that could not be written, or not one of the folder's files\n"
+    "readable\n";
 
 typedef struct {
     const char *dir;
@@ -131,6 +133,13 @@ static int cmd_report_run(const cmd_report_args *a, const gm_baseline *b) {
     } else {
         cmd_report_print(&r, out);
         rc = gm_rundir_new(&r) > 0 ? CLI_EXIT_FINDING : CLI_EXIT_OK;
+        if (r.inputs == 0 && r.unreadable > 0) {
+            /* Written, so that the problem shows, but not a pass. */
+            fprintf(stderr, "gmfuzz report: %s: none of its %zu file%s could be read; the last: "
+                            "%s\n", a->dir, r.unreadable, r.unreadable == 1 ? "" : "s",
+                    r.last_problem);
+            rc = CMD_REPORT_EXIT_FAILED;
+        }
     }
     gm_rundir_free(&r);
     return rc;

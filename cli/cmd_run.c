@@ -8,6 +8,18 @@
 #include "cli_options.h"
 #include "gm_run.h"
 
+static const char cmd_run_usage[] =
+    "usage: gmfuzz run CASE.json [--target T | --backend B] [--compare live|strict] [--json]\n"
+    "  runs the reference and the fused kernel on one case (a vector or a\n"
+    "  reproducer: its case) and prints the verdict\n"
+    "  --compare L             live (default) or strict\n"
+    "  --json                  print one object {\"reference\", \"fused\", \"verdict\"}\n"
+    CLI_OPTIONS_TARGET_HELP
+    "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
+    "                          reader limits (docs/FORMATS.md)\n"
+    "exit codes: 0 match, 1 any other verdict, 2 usage, 3 unreadable or malformed\n"
+    "case, 4 the backend failed\n";
+
 static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_run_result *r) {
     const gm_case *c = &doc->c;
     printf("case: %s (mode %s, bs %zu, page_size %d, max_num_pages %zu, swa %s)\n",
@@ -91,6 +103,10 @@ static int cmd_run_case(const cli_options *o) {
 }
 
 int cmd_run_main(int argc, char **argv) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(cmd_run_usage, stdout);
+        return CLI_EXIT_OK;
+    }
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (paths == NULL) {
         return CLI_EXIT_BACKEND;

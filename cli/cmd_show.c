@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_finding.h"
 #include "cli_options.h"
 #include "gm_replay.h"
 #include "gm_show.h"
@@ -112,7 +113,7 @@ static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
-    if (!outcome.passed) {
+    if (!outcome.passed || !cli_finding_check(doc, outcome.message, sizeof outcome.message)) {
         printf("re-run on %s: DISAGREES with the recording: %s\n", name, outcome.message);
         return CLI_EXIT_FINDING;
     }

@@ -11,7 +11,8 @@
  * corpus/known.json, as `gmfuzz report` finds it (campaign_record.h).
  *
  * Exit codes: 0 nothing new, 1 a new signature, 2 usage (also: no baseline
- * to be found), 3 the folder or the baseline could not be read.
+ * to be found), 3 the folder or the baseline could not be read, or none of
+ * the folder's files could be read as a reproducer.
  */
 #include "cmd_triage.h"
 
@@ -36,7 +37,7 @@ static const char cmd_triage_usage[] =
     "  --strict-baseline  nothing is known: every signature is new\n"
     "  --json             print a gmfuzz-triage-v1 document instead of the table\n"
     "exit codes: 0 nothing new, 1 a new signature, 2 usage, 3 unreadable folder or\n"
-    "baseline\n";
+    "baseline, or not one of the folder's files readable\n";
 
 typedef struct {
     const char *dir;
@@ -215,7 +216,12 @@ static int cmd_triage_run(const cmd_triage_args *a) {
     } else {
         cmd_triage_print(&r, baseline);
     }
-    if (rc == CLI_EXIT_OK && gm_rundir_new(&r) > 0) {
+    if (rc == CLI_EXIT_OK && r.inputs == 0 && r.unreadable > 0) {
+        /* Every file failed to read: no verdict on the run, not a pass. */
+        fprintf(stderr, "gmfuzz triage: %s: none of its %zu file%s could be read\n", a->dir,
+                r.unreadable, r.unreadable == 1 ? "" : "s");
+        rc = CMD_TRIAGE_EXIT_UNREADABLE;
+    } else if (rc == CLI_EXIT_OK && gm_rundir_new(&r) > 0) {
         rc = CLI_EXIT_FINDING;
     }
     gm_rundir_free(&r);

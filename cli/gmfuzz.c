@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_options.h"
+#include "cli_term.h"
 #include "cmd_agree.h"
 #include "cmd_bench.h"
 #include "cmd_fuzz.h"
@@ -104,7 +105,12 @@ static const char gmfuzz_usage[] =
     "     replay: at least one document failed (or could not be read)\n"
     "  2  usage error\n"
     "  3  run: the case could not be read or is malformed\n"
-    "  4  the backend is unavailable or failed (e.g. --backend cuda without a GPU)\n";
+    "  4  the backend is unavailable or failed (e.g. --backend cuda without a GPU)\n"
+    "  5  replay: no document found (an empty folder)\n"
+    "  gmfuzz COMMAND --help: that command's usage and exit codes\n"
+    "\n"
+    "Whatever a document holds reaches the terminal with its control bytes\n"
+    "escaped (\\x1b), except in fuzz and sweep, which print only their own text.\n";
 
 static int gmfuzz_version(void) {
 #ifdef GMFUZZ_HAVE_CUDA
@@ -152,6 +158,11 @@ int main(int argc, char **argv) {
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(command, commands[i].name) == 0) {
+            /* The campaign commands draw their own status line (\r, ESC [K)
+             * and print no document's strings; every other command does. */
+            if (strcmp(command, "fuzz") != 0 && strncmp(command, "sweep", 5) != 0) {
+                cli_term_guard();
+            }
             return commands[i].main(argc - 1, argv + 1);
         }
     }

@@ -1,11 +1,14 @@
 /* gm_json_read: the validating reader of the three gmfuzz documents.
  *
- * The reader walks the cJSON tree with a `reader` that knows the path of the
- * value at hand ("case.swa.mapping"), so that every failure says where it
- * is. Sizes are counted against the limits before anything is allocated:
- * the tree itself is bounded by the file size, but the arrays built from it
+ * The text is checked against the JSON grammar first (gm_jsonscan: the
+ * one acceptance rule of every gmfuzz reader), then read in place
+ * (gm_jsontext): no tree is built, arrays are walked with a cursor, so
+ * that reading costs the text and the arrays it fills (issue 11, item 6).
+ * A `reader` knows the path of the value at hand ("case.swa.mapping"), so
+ * that every failure says where it is. Sizes are counted against the
+ * limits before anything is allocated: the arrays built from the text
  * (and the output buffers that others allocate from the case's shape) are
- * not.
+ * not bounded by the file size.
  */
 #define _POSIX_C_SOURCE 200809L /* fstat, fileno */
 
@@ -21,10 +24,13 @@
 
 #include "gm_json_internal.h"
 #include "gm_jsonint.h"
+#include "gm_json_tree.h"
+#include "gm_jsontext.h"
 
 #define GM_JSON_PATH_MAX 160
-/* Bytes of the input quoted around a syntax error. */
-#define GM_JSON_SNIPPET 24
+/* The objects one document opens: root, case, swa, init, two outputs,
+ * first_difference, found, target. */
+#define GM_JSON_OBJECTS_MAX 16
 
 typedef struct {
     const gm_limits *lim;
@@ -32,6 +38,8 @@ typedef struct {
     size_t elements;              /* integers counted against max_elements */
     char path[GM_JSON_PATH_MAX];  /* where the reader is, for messages */
     size_t path_len;
+    gm_jt_object objects[GM_JSON_OBJECTS_MAX]; /* opened, freed when the read ends */
+    size_t n_objects;
 } reader;
 
 /* Exactly one of i32 / i64 is set; values are checked against `range`
@@ -198,9 +206,12 @@ static bool fail_here(reader *rd) {
     return false;
 }
 
-static bool fail_type(reader *rd, const char *expected, const cJSON *found) {
-    return fail(rd, GM_ERR_FORMAT, "expected %s, found %s", expected,
-                gm_jsonint_type_name(found));
+static bool fail_type(reader *rd, const char *expected, gm_jt found) {
+    return fail(rd, GM_ERR_FORMAT, "expected %s, found %s", expected, gm_jt_type_name(found));
+}
+
+static bool fail_memory(reader *rd, const char *what) {
+    return fail(rd, GM_ERR_MEMORY, "out of memory for %s", what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -257,22 +268,22 @@ static void *alloc_elements(reader *rd, size_t n, size_t size) {
 /* Finds `key` in `obj` and pushes it on the path (the caller restores).
  * Absent and null both give *out == NULL, an error when `required`. A key
  * given twice is an error: JSON readers differ on which copy wins. */
-static bool lookup(reader *rd, const cJSON *obj, const char *key, bool required,
-                   const cJSON **out) {
-    const cJSON *found = NULL;
+static bool lookup(reader *rd, const gm_jt_object *obj, const char *key, bool required,
+                   gm_jt *out) {
+    const gm_jt_member *found = NULL;
     path_push_key(rd, key);
-    *out = NULL;
-    for (const cJSON *it = obj->child; it != NULL; it = it->next) {
-        if (it->string == NULL || strcmp(it->string, key) != 0) {
+    out->at = NULL;
+    for (size_t i = 0; i < obj->n; i++) {
+        if (!gm_jt_key_is(&obj->members[i], key)) {
             continue;
         }
         if (found != NULL) {
             return fail(rd, GM_ERR_FORMAT, "the key appears more than once");
         }
-        found = it;
+        found = &obj->members[i];
     }
-    if (found != NULL && !cJSON_IsNull(found)) {
-        *out = found;
+    if (found != NULL && gm_jt_type_of(found->value) != GM_JT_NULL) {
+        *out = found->value;
     } else if (required) {
         return fail(rd, GM_ERR_FORMAT,
                     found == NULL ? "is missing" : "is null, but it is required");
@@ -280,28 +291,88 @@ static bool lookup(reader *rd, const cJSON *obj, const char *key, bool required,
     return true;
 }
 
-static bool expect_object(reader *rd, const cJSON *item) {
-    return cJSON_IsObject(item) || fail_type(rd, "an object", item);
+/* The members of `item`, which must be an object; the table lives until
+ * the read ends. NULL on failure. */
+static const gm_jt_object *open_object(reader *rd, gm_jt item) {
+    if (gm_jt_type_of(item) != GM_JT_OBJECT) {
+        fail_type(rd, "an object", item);
+        return NULL;
+    }
+    if (rd->n_objects == GM_JSON_OBJECTS_MAX) {
+        fail(rd, GM_ERR_FORMAT, "more than %d objects opened", GM_JSON_OBJECTS_MAX);
+        return NULL;
+    }
+    gm_jt_object *o = &rd->objects[rd->n_objects];
+    if (!gm_jt_object_open(item, o)) {
+        fail_memory(rd, "the members of an object");
+        return NULL;
+    }
+    rd->n_objects++;
+    return o;
 }
 
-static bool read_int(reader *rd, const cJSON *item, gm_jsonint_range range, int64_t *out) {
-    return gm_jsonint_read(item, range, out, rd->err) || fail_here(rd);
+static void close_objects(reader *rd) {
+    for (size_t i = 0; i < rd->n_objects; i++) {
+        gm_jt_object_free(&rd->objects[i]);
+    }
+    rd->n_objects = 0;
+}
+
+/* An integer: a JSON number or a decimal string (gm_jsonint's rules). */
+static bool jt_int(gm_jt item, const char *end, gm_jsonint_range range, int64_t *out,
+                   gm_error *err) {
+    gm_jt_type type = gm_jt_type_of(item);
+    if (type == GM_JT_NUMBER) {
+        return gm_jsonint_read_number_text(item.at, (size_t)(end - item.at), range, out, err);
+    }
+    if (type != GM_JT_STRING) {
+        return gm_error_set(err, GM_ERR_FORMAT, "expected an integer, found %s",
+                            gm_jt_type_name(item));
+    }
+    char *text = gm_jt_string_dup(item);
+    if (text == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a string");
+    }
+    bool ok = gm_jsonint_read_string(text, range, out, err);
+    free(text);
+    return ok;
+}
+
+static bool read_int(reader *rd, gm_jt item, gm_jsonint_range range, int64_t *out) {
+    return jt_int(item, gm_jt_end(item), range, out, rd->err) || fail_here(rd);
+}
+
+/* An unsigned 64-bit counter (found.execs). */
+static bool read_u64(reader *rd, gm_jt item, uint64_t *out) {
+    if (gm_jt_type_of(item) == GM_JT_STRING) {
+        char *text = gm_jt_string_dup(item);
+        bool ok = text != NULL ? gm_jsonint_read_u64_string(text, out, rd->err)
+                               : fail_memory(rd, "a string");
+        free(text);
+        return ok || fail_here(rd);
+    }
+    int64_t v;
+    if (!read_int(rd, item, gm_jsonint_at_least(GM_JSONINT_INT64, 0), &v)) {
+        return false;
+    }
+    *out = (uint64_t)v;
+    return true;
 }
 
 /* An integer member; *present says whether it was given (absent or null: no). */
-static bool read_int_field(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_int_field(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                            gm_jsonint_range range, int64_t *out, bool *present) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     bool ok = lookup(rd, obj, key, required, &item) &&
-              (item == NULL || read_int(rd, item, range, out));
-    *present = item != NULL;
+              (item.at == NULL || read_int(rd, item, range, out));
+    *present = item.at != NULL;
     path_restore(rd, mark);
     return ok;
 }
 
 /* An int32 member; keeps *out (its default) when absent. */
-static bool read_i32_field(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_i32_field(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                            int64_t min, int32_t *out, bool *present) {
     int64_t v = 0;
     bool given;
@@ -318,42 +389,40 @@ static bool read_i32_field(reader *rd, const cJSON *obj, const char *key, bool r
     return true;
 }
 
-static char *dup_string(reader *rd, const char *s) {
-    size_t n = strlen(s) + 1;
-    char *copy = malloc(n);
+/* The decoded string value `item`; NULL (failed) when memory runs out. */
+static char *dup_string(reader *rd, gm_jt item) {
+    char *copy = gm_jt_string_dup(item);
     if (copy == NULL) {
-        fail(rd, GM_ERR_MEMORY, "out of memory for a string of %zu bytes", n);
-        return NULL;
+        fail_memory(rd, "a string");
     }
-    memcpy(copy, s, n);
     return copy;
 }
 
 /* A string member, copied; NULL when absent (and not required). */
-static bool read_string_field(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_string_field(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                               char **out) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     bool ok = lookup(rd, obj, key, required, &item);
-    if (ok && item != NULL) {
-        ok = cJSON_IsString(item) ? (*out = dup_string(rd, item->valuestring)) != NULL
-                                  : fail_type(rd, "a string", item);
+    if (ok && item.at != NULL) {
+        ok = gm_jt_type_of(item) == GM_JT_STRING ? (*out = dup_string(rd, item)) != NULL
+                                                 : fail_type(rd, "a string", item);
     }
     path_restore(rd, mark);
     return ok;
 }
 
 /* A boolean member; `fallback` when absent or null. */
-static bool read_bool_field(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_bool_field(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                             bool fallback, bool *out) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     bool ok = lookup(rd, obj, key, required, &item);
     if (ok) {
-        if (item == NULL) {
+        if (item.at == NULL) {
             *out = fallback;
-        } else if (cJSON_IsBool(item)) {
-            *out = cJSON_IsTrue(item);
+        } else if (gm_jt_type_of(item) == GM_JT_TRUE || gm_jt_type_of(item) == GM_JT_FALSE) {
+            *out = gm_jt_type_of(item) == GM_JT_TRUE;
         } else {
             ok = fail_type(rd, "true or false", item);
         }
@@ -367,22 +436,26 @@ static bool read_bool_field(reader *rd, const cJSON *obj, const char *key, bool 
  * message. */
 typedef bool (*name_parser)(const char *name, void *out);
 
-static bool read_name_field(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_name_field(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                             name_parser parse, void *out, const char *expected, bool *present) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     bool ok = lookup(rd, obj, key, required, &item);
-    if (ok && item != NULL) {
+    if (ok && item.at != NULL) {
         char quoted[64];
-        if (!cJSON_IsString(item)) {
+        char *name = NULL;
+        if (gm_jt_type_of(item) != GM_JT_STRING) {
             ok = fail_type(rd, "a string", item);
-        } else if (!parse(item->valuestring, out)) {
-            gm_jsonint_quote(item->valuestring, quoted, sizeof quoted);
+        } else if ((name = dup_string(rd, item)) == NULL) {
+            ok = false;
+        } else if (!parse(name, out)) {
+            gm_jsonint_quote(name, quoted, sizeof quoted);
             ok = fail(rd, GM_ERR_FORMAT, "unknown value %s (expected %s)", quoted, expected);
         }
+        free(name);
     }
     if (present != NULL) {
-        *present = item != NULL;
+        *present = item.at != NULL;
     }
     path_restore(rd, mark);
     return ok;
@@ -409,26 +482,25 @@ static bool parse_buf(const char *name, void *out) {
 /* ------------------------------------------------------------------ */
 /* Integer arrays                                                      */
 
-static bool array_length(reader *rd, const cJSON *item, size_t *n) {
+static bool array_length(reader *rd, gm_jt item, size_t *n) {
     *n = 0;
-    if (!cJSON_IsArray(item)) {
+    if (gm_jt_type_of(item) != GM_JT_ARRAY) {
         return fail_type(rd, "an array", item);
     }
-    size_t count = 0;
-    for (const cJSON *it = item->child; it != NULL; it = it->next) {
-        count++;
-    }
-    *n = count;
+    *n = gm_jt_array_count(item);
     return true;
 }
 
 /* Reads every element of the array `arr` into sink[offset + i]; the caller
  * made room for them. */
-static bool read_elements(reader *rd, const cJSON *arr, size_t offset, int_sink sink) {
+static bool read_elements(reader *rd, gm_jt arr, size_t offset, int_sink sink) {
     size_t i = 0;
-    for (const cJSON *it = arr->child; it != NULL; it = it->next, i++) {
+    gm_jt_cursor cursor;
+    gm_jt it;
+    gm_jt_array_begin(arr, &cursor);
+    for (; gm_jt_array_next(&cursor, &it); i++) {
         int64_t v;
-        if (!gm_jsonint_read(it, sink.range, &v, rd->err)) {
+        if (!jt_int(it, cursor.at, sink.range, &v, rd->err)) {
             path_push_index(rd, i); /* only on failure: paths cost time */
             return fail_here(rd);
         }
@@ -451,7 +523,7 @@ static void shape_text(int rank, const size_t dims[2], char *buf, size_t size) {
 
 /* Checks that `item` is a flat array of dims[0] (rank 1) or dims[0] rows of
  * dims[1] (rank 2), before anything is read or allocated. */
-static bool check_shape(reader *rd, const cJSON *item, int rank, const size_t dims[2]) {
+static bool check_shape(reader *rd, gm_jt item, int rank, const size_t dims[2]) {
     char shape[64];
     size_t n;
     shape_text(rank, dims, shape, sizeof shape);
@@ -464,7 +536,10 @@ static bool check_shape(reader *rd, const cJSON *item, int rank, const size_t di
                     shape);
     }
     size_t i = 0;
-    for (const cJSON *row = item->child; rank == 2 && row != NULL; row = row->next, i++) {
+    gm_jt_cursor cursor;
+    gm_jt row;
+    gm_jt_array_begin(item, &cursor);
+    for (; rank == 2 && gm_jt_array_next(&cursor, &row); i++) {
         size_t mark = path_push_index(rd, i);
         if (!array_length(rd, row, &n)) {
             return false;
@@ -479,13 +554,16 @@ static bool check_shape(reader *rd, const cJSON *item, int rank, const size_t di
 }
 
 /* Reads an array whose shape check_shape accepted, row-major into `sink`. */
-static bool read_shaped(reader *rd, const cJSON *item, int rank, const size_t dims[2],
+static bool read_shaped(reader *rd, gm_jt item, int rank, const size_t dims[2],
                         int_sink sink) {
     if (rank == 1) {
         return read_elements(rd, item, 0, sink);
     }
     size_t i = 0;
-    for (const cJSON *row = item->child; row != NULL; row = row->next, i++) {
+    gm_jt_cursor cursor;
+    gm_jt row;
+    gm_jt_array_begin(item, &cursor);
+    for (; gm_jt_array_next(&cursor, &row); i++) {
         size_t mark = path_push_index(rd, i);
         if (!read_elements(rd, row, i * dims[1], sink)) {
             return false;
@@ -497,7 +575,7 @@ static bool read_shaped(reader *rd, const cJSON *item, int rank, const size_t di
 
 /* A new int32 or int64 array of the `n` elements of the array `item` (the
  * caller counted them); NULL on failure. */
-static void *read_vector(reader *rd, const cJSON *item, size_t n, bool is_int64) {
+static void *read_vector(reader *rd, gm_jt item, size_t n, bool is_int64) {
     if (!count_elements(rd, n)) {
         return NULL;
     }
@@ -517,19 +595,19 @@ static void *read_vector(reader *rd, const cJSON *item, size_t n, bool is_int64)
 /* ------------------------------------------------------------------ */
 /* The case                                                            */
 
-static bool read_case_format(reader *rd, const cJSON *obj) {
+static bool read_case_format(reader *rd, const gm_jt_object *obj) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     bool ok = lookup(rd, obj, "format", false, &item);
-    if (ok && item != NULL && (!cJSON_IsString(item) ||
-                               strcmp(item->valuestring, GM_JSON_FORMAT_CASE) != 0)) {
+    if (ok && item.at != NULL && (gm_jt_type_of(item) != GM_JT_STRING ||
+                                  !gm_jt_string_is(item, GM_JSON_FORMAT_CASE))) {
         ok = fail(rd, GM_ERR_FORMAT, "expected \"" GM_JSON_FORMAT_CASE "\"");
     }
     path_restore(rd, mark);
     return ok;
 }
 
-static bool read_case_scalars(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_case_scalars(reader *rd, const gm_jt_object *obj, gm_case *c) {
     return read_string_field(rd, obj, "name", false, &c->name) &&
            read_name_field(rd, obj, "mode", true, parse_mode, &c->mode,
                            "decode, draft_decode, target_verify, draft_extend or draft_extend_v2",
@@ -544,7 +622,7 @@ static bool read_case_scalars(reader *rd, const cJSON *obj, gm_case *c) {
 }
 
 /* max_seq_pages is the fused page-table width: it has the width limit. */
-static bool read_max_seq_pages(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_max_seq_pages(reader *rd, const gm_jt_object *obj, gm_case *c) {
     if (!read_i32_field(rd, obj, "max_seq_pages", false, 0, &c->max_seq_pages,
                         &c->has_max_seq_pages)) {
         return false;
@@ -559,9 +637,9 @@ static bool read_max_seq_pages(reader *rd, const cJSON *obj, gm_case *c) {
 }
 
 /* req_to_token: pool >= 1 rows of one width W >= max_context_len. */
-static bool read_req_to_token(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_req_to_token(reader *rd, const gm_jt_object *obj, gm_case *c) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t dims[2];
     if (!lookup(rd, obj, "req_to_token", true, &item) || !array_length(rd, item, &dims[0])) {
         return false;
@@ -570,7 +648,11 @@ static bool read_req_to_token(reader *rd, const cJSON *obj, gm_case *c) {
         return fail(rd, GM_ERR_FORMAT, "has no rows (pool must be >= 1)");
     }
     size_t row_mark = path_push_index(rd, 0);
-    if (!array_length(rd, item->child, &dims[1])) {
+    gm_jt_cursor cursor;
+    gm_jt first_row;
+    gm_jt_array_begin(item, &cursor);
+    gm_jt_array_next(&cursor, &first_row); /* there is one: dims[0] >= 1 */
+    if (!array_length(rd, first_row, &dims[1])) {
         return false;
     }
     path_restore(rd, row_mark);
@@ -597,15 +679,15 @@ static bool read_req_to_token(reader *rd, const cJSON *obj, gm_case *c) {
 }
 
 /* One of the [bs] input arrays; *out stays NULL when absent. */
-static bool read_batch_array(reader *rd, const cJSON *obj, const char *key, bool required,
+static bool read_batch_array(reader *rd, const gm_jt_object *obj, const char *key, bool required,
                              size_t bs, bool is_int64, void **out) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t n;
     if (!lookup(rd, obj, key, required, &item)) {
         return false;
     }
-    if (item != NULL) {
+    if (item.at != NULL) {
         if (!array_length(rd, item, &n)) {
             return false;
         }
@@ -622,9 +704,9 @@ static bool read_batch_array(reader *rd, const cJSON *obj, const char *key, bool
 }
 
 /* req_pool_indices sets bs; seq_lens, seq_lens_cpu and qlens follow it. */
-static bool read_batch(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_batch(reader *rd, const gm_jt_object *obj, gm_case *c) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t bs;
     if (!lookup(rd, obj, "req_pool_indices", true, &item) || !array_length(rd, item, &bs) ||
         !check_bs(rd, bs) || (c->req_pool_indices = read_vector(rd, item, bs, true)) == NULL) {
@@ -649,9 +731,9 @@ static bool read_batch(reader *rd, const cJSON *obj, gm_case *c) {
     return true;
 }
 
-static bool read_swa_mapping(reader *rd, const cJSON *swa, gm_swa *s) {
+static bool read_swa_mapping(reader *rd, const gm_jt_object *swa, gm_swa *s) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     if (!lookup(rd, swa, "mapping", true, &item) || !array_length(rd, item, &s->mapping_len)) {
         return false;
     }
@@ -665,13 +747,13 @@ static bool read_swa_mapping(reader *rd, const cJSON *swa, gm_swa *s) {
     return true;
 }
 
-static bool read_swa_out_cache_loc(reader *rd, const cJSON *swa, gm_swa *s) {
+static bool read_swa_out_cache_loc(reader *rd, const gm_jt_object *swa, gm_swa *s) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     if (!lookup(rd, swa, "out_cache_loc", false, &item)) {
         return false;
     }
-    if (item != NULL && (!array_length(rd, item, &s->n_out) ||
+    if (item.at != NULL && (!array_length(rd, item, &s->n_out) ||
                          (s->out_cache_loc = read_vector(rd, item, s->n_out, true)) == NULL)) {
         return false;
     }
@@ -681,7 +763,7 @@ static bool read_swa_out_cache_loc(reader *rd, const cJSON *swa, gm_swa *s) {
 
 /* out_len is the length of an output buffer: it counts against the limit
  * here, before anyone allocates the buffer. */
-static bool read_swa_out_len(reader *rd, const cJSON *swa, gm_swa *s) {
+static bool read_swa_out_len(reader *rd, const gm_jt_object *swa, gm_swa *s) {
     int64_t v = 0;
     gm_jsonint_range range = gm_jsonint_at_least(GM_JSONINT_INT64, 0);
     if (!read_int_field(rd, swa, "out_len", false, range, &v, &s->has_out_len)) {
@@ -697,15 +779,16 @@ static bool read_swa_out_len(reader *rd, const cJSON *swa, gm_swa *s) {
     return ok;
 }
 
-static bool read_swa(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_swa(reader *rd, const gm_jt_object *obj, gm_case *c) {
     size_t mark = rd->path_len;
-    const cJSON *swa;
-    if (!lookup(rd, obj, "swa", false, &swa)) {
+    gm_jt item;
+    const gm_jt_object *swa;
+    if (!lookup(rd, obj, "swa", false, &item)) {
         return false;
     }
-    if (swa != NULL) {
+    if (item.at != NULL) {
         c->has_swa = true;
-        if (!expect_object(rd, swa) || !read_swa_mapping(rd, swa, &c->swa) ||
+        if ((swa = open_object(rd, item)) == NULL || !read_swa_mapping(rd, swa, &c->swa) ||
             !read_bool_field(rd, swa, "page_table", false, true, &c->swa.page_table) ||
             !read_swa_out_cache_loc(rd, swa, &c->swa) || !read_swa_out_len(rd, swa, &c->swa)) {
             return false;
@@ -744,13 +827,13 @@ static const char *buffer_reason(const gm_case *c, gm_buf_id id) {
 }
 
 /* One init value: an integer fill, or an array of the buffer's shape. */
-static bool read_init_value(reader *rd, const cJSON *item, const gm_case *c, gm_buf_id id,
+static bool read_init_value(reader *rd, gm_jt item, const gm_case *c, gm_buf_id id,
                             gm_init *init) {
     int rank;
     size_t dims[2];
     bool has = gm_case_buf_shape(c, id, &rank, dims);
     gm_jsonint_range range = gm_buf_is_int64(id) ? GM_JSONINT_INT64 : GM_JSONINT_INT32;
-    if (cJSON_IsNumber(item) || cJSON_IsString(item)) {
+    if (gm_jt_type_of(item) == GM_JT_NUMBER || gm_jt_type_of(item) == GM_JT_STRING) {
         /* A fill for a buffer the case lacks is checked, then ignored: 37
          * of the 250 conformance vectors carry such fills, and a buffer
          * that does not exist has no prior contents to set. */
@@ -769,7 +852,7 @@ static bool read_init_value(reader *rd, const cJSON *item, const gm_case *c, gm_
                     "the case has no %s buffer (%s), so it takes no init array",
                     gm_buf_name(id), buffer_reason(c, id));
     }
-    if (!cJSON_IsArray(item)) {
+    if (gm_jt_type_of(item) != GM_JT_ARRAY) {
         return fail_type(rd, "an integer fill or an array of the buffer's shape", item);
     }
     size_t n = size_mul(dims[0], dims[1]);
@@ -782,21 +865,30 @@ static bool read_init_value(reader *rd, const cJSON *item, const gm_case *c, gm_
     return read_shaped(rd, item, rank, dims, (int_sink){range, NULL, init->values});
 }
 
-static bool read_init_member(reader *rd, const cJSON *item, gm_case *c, unsigned *seen) {
+static bool read_init_member(reader *rd, const gm_jt_member *member, gm_case *c,
+                             unsigned *seen) {
     gm_buf_id id;
     char quoted[64];
-    const char *key = item->string != NULL ? item->string : "";
-    if (!parse_buf(key, &id)) {
+    gm_jt item = member->value;
+    char *key = gm_jt_key_dup(member);
+    if (key == NULL) {
+        return fail_memory(rd, "a key");
+    }
+    bool known = parse_buf(key, &id);
+    if (!known) {
         gm_jsonint_quote(key, quoted, sizeof quoted);
+    }
+    free(key);
+    if (!known) {
         return fail(rd, GM_ERR_FORMAT, "unknown buffer %s (expected " GM_JSON_BUF_NAMES ")",
                     quoted);
     }
-    size_t mark = path_push_key(rd, key);
+    size_t mark = path_push_key(rd, gm_buf_name(id));
     if (*seen & (1u << id)) {
         return fail(rd, GM_ERR_FORMAT, "the key appears more than once");
     }
     *seen |= 1u << id;
-    if (cJSON_IsNull(item)) {
+    if (gm_jt_type_of(item) == GM_JT_NULL) {
         path_restore(rd, mark);
         return true; /* null: the default, like an absent key */
     }
@@ -807,15 +899,17 @@ static bool read_init_member(reader *rd, const cJSON *item, gm_case *c, unsigned
     return true;
 }
 
-static bool read_init(reader *rd, const cJSON *obj, gm_case *c) {
+static bool read_init(reader *rd, const gm_jt_object *obj, gm_case *c) {
     size_t mark = rd->path_len;
-    const cJSON *init;
+    gm_jt init;
+    const gm_jt_object *members = NULL;
     unsigned seen = 0;
-    if (!lookup(rd, obj, "init", false, &init) || (init != NULL && !expect_object(rd, init))) {
+    if (!lookup(rd, obj, "init", false, &init) ||
+        (init.at != NULL && (members = open_object(rd, init)) == NULL)) {
         return false;
     }
-    for (const cJSON *it = init != NULL ? init->child : NULL; it != NULL; it = it->next) {
-        if (!read_init_member(rd, it, c, &seen)) {
+    for (size_t i = 0; members != NULL && i < members->n; i++) {
+        if (!read_init_member(rd, &members->members[i], c, &seen)) {
             return false;
         }
     }
@@ -828,17 +922,19 @@ static bool check_case(reader *rd, const gm_case *c) {
     return gm_case_check(c, rd->err) || fail_here(rd);
 }
 
-static bool read_case(reader *rd, const cJSON *obj, gm_case *c) {
-    return expect_object(rd, obj) && read_case_format(rd, obj) &&
-           read_case_scalars(rd, obj, c) && read_max_seq_pages(rd, obj, c) &&
-           read_req_to_token(rd, obj, c) && read_batch(rd, obj, c) && read_swa(rd, obj, c) &&
-           count_outputs(rd, c) && read_init(rd, obj, c) && check_case(rd, c);
+static bool read_case_object(reader *rd, const gm_jt_object *obj, gm_case *c) {
+    return read_case_format(rd, obj) && read_case_scalars(rd, obj, c) &&
+           read_max_seq_pages(rd, obj, c) && read_req_to_token(rd, obj, c) &&
+           read_batch(rd, obj, c) && read_swa(rd, obj, c) && count_outputs(rd, c) &&
+           read_init(rd, obj, c) && check_case(rd, c);
 }
 
-static bool read_case_member(reader *rd, const cJSON *root, gm_case *c) {
+static bool read_case_member(reader *rd, const gm_jt_object *root, gm_case *c) {
     size_t mark = rd->path_len;
-    const cJSON *item;
-    if (!lookup(rd, root, "case", true, &item) || !read_case(rd, item, c)) {
+    gm_jt item;
+    const gm_jt_object *obj;
+    if (!lookup(rd, root, "case", true, &item) || (obj = open_object(rd, item)) == NULL ||
+        !read_case_object(rd, obj, c)) {
         return false;
     }
     path_restore(rd, mark);
@@ -849,21 +945,21 @@ static bool read_case_member(reader *rd, const cJSON *root, gm_case *c) {
 /* Outputs                                                             */
 
 /* Buffer `id` of an outputs object: present exactly when the case has it. */
-static bool read_output_buffer(reader *rd, const cJSON *obj, const gm_case *c, gm_buf_id id,
+static bool read_output_buffer(reader *rd, const gm_jt_object *obj, const gm_case *c, gm_buf_id id,
                                gm_outputs *o) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     int rank;
     size_t dims[2];
     if (!lookup(rd, obj, gm_buf_name(id), false, &item)) {
         return false;
     }
     bool has = gm_case_buf_shape(c, id, &rank, dims);
-    if (!has && item != NULL) {
+    if (!has && item.at != NULL) {
         return fail(rd, GM_ERR_FORMAT, "must be null: the case has no %s buffer (%s)",
                     gm_buf_name(id), buffer_reason(c, id));
     }
-    if (has && item == NULL) {
+    if (has && item.at == NULL) {
         return fail(rd, GM_ERR_FORMAT, "is missing or null, but the case has a %s buffer (%s)",
                     gm_buf_name(id), buffer_reason(c, id));
     }
@@ -885,8 +981,9 @@ static bool read_output_buffer(reader *rd, const cJSON *obj, const gm_case *c, g
     return true;
 }
 
-static bool read_outputs(reader *rd, const cJSON *obj, const gm_case *c, gm_outputs *o) {
-    if (!expect_object(rd, obj)) {
+static bool read_outputs(reader *rd, gm_jt item, const gm_case *c, gm_outputs *o) {
+    const gm_jt_object *obj = open_object(rd, item);
+    if (obj == NULL) {
         return false;
     }
     for (int id = 0; id < GM_BUF_COUNT; id++) {
@@ -897,10 +994,11 @@ static bool read_outputs(reader *rd, const cJSON *obj, const gm_case *c, gm_outp
     return read_string_field(rd, obj, "error", false, &o->error);
 }
 
-static bool read_outputs_member(reader *rd, const cJSON *root, const char *key, const gm_case *c,
+static bool read_outputs_member(reader *rd, const gm_jt_object *root, const char *key,
+                                const gm_case *c,
                                 gm_outputs *o) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     if (!lookup(rd, root, key, true, &item) || !read_outputs(rd, item, c, o)) {
         return false;
     }
@@ -912,25 +1010,38 @@ static bool read_outputs_member(reader *rd, const cJSON *root, const char *key, 
 /* Repro                                                               */
 
 /* "buffers": distinct buffer names, as a bit set. */
-static bool read_buffer_list(reader *rd, const cJSON *obj, unsigned *mask) {
+static bool read_buffer_list(reader *rd, const gm_jt_object *obj, unsigned *mask) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t n;
     if (!lookup(rd, obj, "buffers", false, &item) ||
-        (item != NULL && !array_length(rd, item, &n))) {
+        (item.at != NULL && !array_length(rd, item, &n))) {
         return false;
     }
     size_t list_mark = rd->path_len;
     size_t i = 0;
-    for (const cJSON *it = item != NULL ? item->child : NULL; it != NULL; it = it->next, i++) {
+    gm_jt_cursor cursor = {NULL};
+    gm_jt it;
+    if (item.at != NULL) {
+        gm_jt_array_begin(item, &cursor);
+    }
+    for (; item.at != NULL && gm_jt_array_next(&cursor, &it); i++) {
         gm_buf_id id;
         char quoted[64];
         path_push_index(rd, i);
-        if (!cJSON_IsString(it)) {
+        if (gm_jt_type_of(it) != GM_JT_STRING) {
             return fail_type(rd, "a buffer name", it);
         }
-        if (!parse_buf(it->valuestring, &id)) {
-            gm_jsonint_quote(it->valuestring, quoted, sizeof quoted);
+        char *name = dup_string(rd, it);
+        bool known = name != NULL && parse_buf(name, &id);
+        if (name != NULL && !known) {
+            gm_jsonint_quote(name, quoted, sizeof quoted);
+        }
+        free(name);
+        if (name == NULL) {
+            return false;
+        }
+        if (!known) {
             return fail(rd, GM_ERR_FORMAT, "unknown buffer %s (expected " GM_JSON_BUF_NAMES ")",
                         quoted);
         }
@@ -944,9 +1055,9 @@ static bool read_buffer_list(reader *rd, const cJSON *obj, unsigned *mask) {
     return true;
 }
 
-static bool read_classes(reader *rd, const cJSON *obj, gm_repro *r) {
+static bool read_classes(reader *rd, const gm_jt_object *obj, gm_repro *r) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t n;
     if (!lookup(rd, obj, "classes", true, &item) || !array_length(rd, item, &n)) {
         return false;
@@ -955,12 +1066,15 @@ static bool read_classes(reader *rd, const cJSON *obj, gm_repro *r) {
     if ((r->classes = alloc_elements(rd, n, sizeof(char *))) == NULL) {
         return false;
     }
-    for (const cJSON *it = item->child; it != NULL; it = it->next) {
+    gm_jt_cursor cursor;
+    gm_jt it;
+    gm_jt_array_begin(item, &cursor);
+    while (gm_jt_array_next(&cursor, &it)) {
         path_push_index(rd, r->n_classes);
-        if (!cJSON_IsString(it)) {
+        if (gm_jt_type_of(it) != GM_JT_STRING) {
             return fail_type(rd, "a class name", it);
         }
-        if ((r->classes[r->n_classes] = dup_string(rd, it->valuestring)) == NULL) {
+        if ((r->classes[r->n_classes] = dup_string(rd, it)) == NULL) {
             return false;
         }
         r->n_classes++;
@@ -971,10 +1085,11 @@ static bool read_classes(reader *rd, const cJSON *obj, gm_repro *r) {
 }
 
 /* first_difference.index: one in-bounds entry per dimension of the buffer. */
-static bool read_difference_index(reader *rd, const cJSON *obj, int rank, const size_t dims[2],
+static bool read_difference_index(reader *rd, const gm_jt_object *obj, int rank,
+                                  const size_t dims[2],
                                   gm_difference *d) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     size_t n;
     if (!lookup(rd, obj, "index", true, &item) || !array_length(rd, item, &n)) {
         return false;
@@ -984,7 +1099,10 @@ static bool read_difference_index(reader *rd, const cJSON *obj, int rank, const 
     }
     size_t list_mark = rd->path_len;
     size_t k = 0;
-    for (const cJSON *it = item->child; it != NULL; it = it->next, k++) {
+    gm_jt_cursor cursor;
+    gm_jt it;
+    gm_jt_array_begin(item, &cursor);
+    for (; gm_jt_array_next(&cursor, &it); k++) {
         int64_t v;
         path_push_index(rd, k);
         gm_jsonint_range range = gm_jsonint_at_least(GM_JSONINT_INT64, 0);
@@ -1003,11 +1121,12 @@ static bool read_difference_index(reader *rd, const cJSON *obj, int rank, const 
     return true;
 }
 
-static bool read_difference(reader *rd, const cJSON *obj, const gm_case *c, gm_difference *d) {
+static bool read_difference(reader *rd, gm_jt item, const gm_case *c, gm_difference *d) {
     int rank;
     size_t dims[2];
     bool given;
-    if (!expect_object(rd, obj) ||
+    const gm_jt_object *obj = open_object(rd, item);
+    if (obj == NULL ||
         !read_name_field(rd, obj, "buffer", true, parse_buf, &d->buf, GM_JSON_BUF_NAMES, NULL)) {
         return false;
     }
@@ -1023,31 +1142,32 @@ static bool read_difference(reader *rd, const cJSON *obj, const gm_case *c, gm_d
            read_int_field(rd, obj, "fused", true, range, &d->fused, &given);
 }
 
-static bool read_first_difference(reader *rd, const cJSON *obj, const gm_case *c,
+static bool read_first_difference(reader *rd, const gm_jt_object *obj, const gm_case *c,
                                   gm_difference *d) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
     if (!lookup(rd, obj, "first_difference", false, &item) ||
-        (item != NULL && !read_difference(rd, item, c, d))) {
+        (item.at != NULL && !read_difference(rd, item, c, d))) {
         return false;
     }
     path_restore(rd, mark);
     return true;
 }
 
-static bool read_found(reader *rd, const cJSON *obj, gm_repro *r) {
+static bool read_found(reader *rd, const gm_jt_object *obj, gm_repro *r) {
     size_t mark = rd->path_len;
-    const cJSON *item;
-    const cJSON *execs;
+    gm_jt item;
+    gm_jt execs;
+    const gm_jt_object *found;
     if (!lookup(rd, obj, "found", false, &item)) {
         return false;
     }
-    if (item != NULL) {
+    if (item.at != NULL) {
         r->has_found = true;
-        if (!expect_object(rd, item) || !read_string_field(rd, item, "by", true, &r->found_by) ||
-            !read_string_field(rd, item, "at", true, &r->found_at) ||
-            !lookup(rd, item, "execs", true, &execs) ||
-            !(gm_jsonint_read_u64(execs, &r->found_execs, rd->err) || fail_here(rd))) {
+        if ((found = open_object(rd, item)) == NULL ||
+            !read_string_field(rd, found, "by", true, &r->found_by) ||
+            !read_string_field(rd, found, "at", true, &r->found_at) ||
+            !lookup(rd, found, "execs", true, &execs) || !read_u64(rd, execs, &r->found_execs)) {
             return false;
         }
     }
@@ -1055,7 +1175,7 @@ static bool read_found(reader *rd, const cJSON *obj, gm_repro *r) {
     return true;
 }
 
-static bool read_verdict(reader *rd, const cJSON *root, const gm_case *c, gm_verdict *v) {
+static bool read_verdict(reader *rd, const gm_jt_object *root, const gm_case *c, gm_verdict *v) {
     int64_t n = 0;
     bool given;
     gm_jsonint_range count = gm_jsonint_at_least(GM_JSONINT_INT64, 0);
@@ -1071,23 +1191,25 @@ static bool read_verdict(reader *rd, const cJSON *root, const gm_case *c, gm_ver
 }
 
 /* The optional "target" object (docs/TARGETS.md): strings, "spec" required. */
-static bool read_target(reader *rd, const cJSON *root, gm_repro *r) {
+static bool read_target(reader *rd, const gm_jt_object *root, gm_repro *r) {
     size_t mark = rd->path_len;
-    const cJSON *item;
+    gm_jt item;
+    const gm_jt_object *o;
     if (!lookup(rd, root, "target", false, &item)) {
         return false;
     }
-    if (item != NULL && !cJSON_IsNull(item)) {
+    if (item.at != NULL) {
         gm_target_record *t = &r->target;
         r->has_target = true;
-        if (!expect_object(rd, item) || !read_string_field(rd, item, "spec", true, &t->spec) ||
-            !read_string_field(rd, item, "kind", false, &t->kind) ||
-            !read_string_field(rd, item, "module", false, &t->module) ||
-            !read_string_field(rd, item, "function", false, &t->function) ||
-            !read_string_field(rd, item, "file", false, &t->file) ||
-            !read_string_field(rd, item, "sha256", false, &t->sha256) ||
-            !read_string_field(rd, item, "version", false, &t->version) ||
-            !read_string_field(rd, item, "device", false, &t->device)) {
+        if ((o = open_object(rd, item)) == NULL ||
+            !read_string_field(rd, o, "spec", true, &t->spec) ||
+            !read_string_field(rd, o, "kind", false, &t->kind) ||
+            !read_string_field(rd, o, "module", false, &t->module) ||
+            !read_string_field(rd, o, "function", false, &t->function) ||
+            !read_string_field(rd, o, "file", false, &t->file) ||
+            !read_string_field(rd, o, "sha256", false, &t->sha256) ||
+            !read_string_field(rd, o, "version", false, &t->version) ||
+            !read_string_field(rd, o, "device", false, &t->device)) {
             return false;
         }
     }
@@ -1095,7 +1217,7 @@ static bool read_target(reader *rd, const cJSON *root, gm_repro *r) {
     return true;
 }
 
-static bool read_repro_fields(reader *rd, const cJSON *root, const gm_case *c, gm_repro *r) {
+static bool read_repro_fields(reader *rd, const gm_jt_object *root, const gm_case *c, gm_repro *r) {
     return read_string_field(rd, root, "backend", true, &r->backend) && read_target(rd, root, r) &&
            read_string_field(rd, root, "reference_drift", false, &r->reference_drift) &&
            read_verdict(rd, root, c, &r->verdict) && read_classes(rd, root, r) &&
@@ -1108,27 +1230,32 @@ static bool read_repro_fields(reader *rd, const cJSON *root, const gm_case *c, g
 /* ------------------------------------------------------------------ */
 /* Documents                                                           */
 
-static bool read_doc_kind(reader *rd, const cJSON *root, gm_doc_kind *kind) {
-    const cJSON *item;
+static bool read_doc_kind(reader *rd, const gm_jt_object *root, gm_doc_kind *kind) {
+    gm_jt item;
     char quoted[64];
-    if (!cJSON_IsObject(root)) {
-        return fail(rd, GM_ERR_FORMAT, "the document must be a JSON object, found %s",
-                    gm_jsonint_type_name(root));
-    }
     if (!lookup(rd, root, "format", true, &item)) {
         return false;
     }
-    if (!cJSON_IsString(item)) {
+    if (gm_jt_type_of(item) != GM_JT_STRING) {
         return fail_type(rd, "a string", item);
     }
-    if (strcmp(item->valuestring, GM_JSON_FORMAT_CASE) == 0) {
+    char *format = dup_string(rd, item);
+    if (format == NULL) {
+        return false;
+    }
+    bool known = true;
+    if (strcmp(format, GM_JSON_FORMAT_CASE) == 0) {
         *kind = GM_DOC_CASE;
-    } else if (strcmp(item->valuestring, GM_JSON_FORMAT_VECTOR) == 0) {
+    } else if (strcmp(format, GM_JSON_FORMAT_VECTOR) == 0) {
         *kind = GM_DOC_VECTOR;
-    } else if (strcmp(item->valuestring, GM_JSON_FORMAT_REPRO) == 0) {
+    } else if (strcmp(format, GM_JSON_FORMAT_REPRO) == 0) {
         *kind = GM_DOC_REPRO;
     } else {
-        gm_jsonint_quote(item->valuestring, quoted, sizeof quoted);
+        known = false;
+        gm_jsonint_quote(format, quoted, sizeof quoted);
+    }
+    free(format);
+    if (!known) {
         return fail(rd, GM_ERR_FORMAT,
                     "unknown format %s (expected " GM_JSON_FORMAT_CASE ", " GM_JSON_FORMAT_VECTOR
                     " or " GM_JSON_FORMAT_REPRO ")", quoted);
@@ -1137,13 +1264,18 @@ static bool read_doc_kind(reader *rd, const cJSON *root, gm_doc_kind *kind) {
     return true;
 }
 
-static bool read_doc(reader *rd, const cJSON *root, gm_doc *doc) {
-    if (!read_doc_kind(rd, root, &doc->kind)) {
+static bool read_doc(reader *rd, gm_jt value, gm_doc *doc) {
+    if (gm_jt_type_of(value) != GM_JT_OBJECT) {
+        return fail(rd, GM_ERR_FORMAT, "the document must be a JSON object, found %s",
+                    gm_jt_type_name(value));
+    }
+    const gm_jt_object *root = open_object(rd, value);
+    if (root == NULL || !read_doc_kind(rd, root, &doc->kind)) {
         return false;
     }
     switch (doc->kind) {
     case GM_DOC_CASE:
-        return read_case(rd, root, &doc->c);
+        return read_case_object(rd, root, &doc->c);
     case GM_DOC_VECTOR:
         return read_case_member(rd, root, &doc->c) &&
                read_outputs_member(rd, root, "legacy", &doc->c, &doc->reference) &&
@@ -1159,48 +1291,6 @@ static bool read_doc(reader *rd, const cJSON *root, gm_doc *doc) {
 
 /* ------------------------------------------------------------------ */
 /* Text and files                                                      */
-
-/* "at byte N (line L, column C) near "..."": where cJSON stopped. */
-static bool syntax_error(const char *text, size_t len, size_t offset, const char *what,
-                         gm_error *err) {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < len; i++) {
-        column = text[i] == '\n' ? 1 : column + 1;
-        line += text[i] == '\n';
-    }
-    char excerpt[GM_JSON_SNIPPET + 1];
-    size_t n = offset < len ? len - offset : 0;
-    n = n < GM_JSON_SNIPPET ? n : GM_JSON_SNIPPET;
-    memcpy(excerpt, text + offset, n);
-    excerpt[n] = '\0';
-    char quoted[GM_JSON_SNIPPET * 4 + 8];
-    gm_jsonint_quote(excerpt, quoted, sizeof quoted);
-    return gm_error_set(err, GM_ERR_FORMAT, "%s at byte %zu (line %zu, column %zu)%s%s", what,
-                        offset, line, column, n > 0 ? " near " : ", at the end of the input",
-                        n > 0 ? quoted : "");
-}
-
-/* Parses the whole text as one JSON value; trailing bytes other than
- * whitespace are an error (cJSON alone would ignore them). */
-static cJSON *parse_text(const char *text, size_t len, gm_error *err) {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    size_t offset = (end != NULL && end >= text && end <= text + len) ? (size_t)(end - text) : 0;
-    if (root == NULL) {
-        syntax_error(text, len, offset, "JSON syntax error", err);
-        return NULL;
-    }
-    /* cJSON itself skips every byte <= 32 as whitespace; so do we. */
-    while (offset < len && (unsigned char)text[offset] <= 32) {
-        offset++;
-    }
-    if (offset < len) {
-        cJSON_Delete(root);
-        syntax_error(text, len, offset, "unexpected text after the JSON document", err);
-        return NULL;
-    }
-    return root;
-}
 
 bool gm_json_parse(const char *text, size_t len, const char *label, const gm_limits *lim,
                    gm_doc *doc, gm_error *err) {
@@ -1220,9 +1310,15 @@ bool gm_json_parse(const char *text, size_t len, const char *label, const gm_lim
                             "(raise it with --max-file-size)", label, len, lim->max_file_bytes);
     }
     reader rd = {.lim = lim, .err = err};
-    cJSON *root = parse_text(text, len, err);
-    bool ok = root != NULL && read_doc(&rd, root, doc);
-    cJSON_Delete(root);
+    bool ok = gm_json_syntax_check(text, len, err);
+    if (ok) {
+        const char *start = text;
+        while (*start == ' ' || *start == '\t' || *start == '\n' || *start == '\r') {
+            start++;
+        }
+        ok = read_doc(&rd, (gm_jt){start}, doc);
+        close_objects(&rd);
+    }
     if (!ok) {
         gm_error_prefix(err, label);
         gm_doc_free(doc);

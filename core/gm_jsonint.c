@@ -42,13 +42,17 @@ static void quote_put(char *buf, size_t size, size_t *pos, const char *piece) {
 }
 
 void gm_jsonint_quote(const char *s, char *buf, size_t size) {
+    gm_jsonint_quote_bytes(s, strlen(s), buf, size);
+}
+
+void gm_jsonint_quote_bytes(const char *s, size_t len, char *buf, size_t size) {
     if (size == 0) {
         return;
     }
     size_t pos = 0;
     buf[0] = '\0';
     quote_put(buf, size, &pos, "\"");
-    for (size_t i = 0; s[i] != '\0'; i++) {
+    for (size_t i = 0; i < len; i++) {
         if (i == GM_JSONINT_QUOTE_CHARS) {
             quote_put(buf, size, &pos, "...");
             break;
@@ -78,22 +82,25 @@ static void describe_double(double d, char *buf, size_t size) {
     }
 }
 
+/* The message is built only on failure: describe_double costs more than
+ * the whole read of a good number. */
 static bool read_number(double d, int64_t *out, gm_error *err) {
     char text[40];
     if (isnan(d) || isinf(d)) {
         return gm_error_set(err, GM_ERR_FORMAT,
                             "a number too large for a double is not an integer");
     }
-    describe_double(d, text, sizeof text);
-    /* Every double beyond 2^53 is integral, but cJSON already rounded it:
-     * the value in the file may not be the one we hold. */
+    /* Every double beyond 2^53 is integral, but the parser already rounded
+     * it: the value in the file may not be the one we hold. */
     if (d > (double)GM_JSONINT_EXACT_MAX || d < -(double)GM_JSONINT_EXACT_MAX) {
+        describe_double(d, text, sizeof text);
         return gm_error_set(err, GM_ERR_FORMAT,
                             "%s is beyond 2^53 and not exact as a JSON number "
                             "(write it as a decimal string)", text);
     }
     int64_t v = (int64_t)d;
     if ((double)v != d) {
+        describe_double(d, text, sizeof text);
         return gm_error_set(err, GM_ERR_FORMAT, "%s is not an integer", text);
     }
     *out = v;
@@ -157,45 +164,97 @@ static bool read_string(const char *s, gm_jsonint_range range, int64_t *out, gm_
     return gm_error_set(err, GM_ERR_FORMAT, "%s is not a decimal integer", text);
 }
 
-/* The value text for a range message: the string as written, or the number. */
-static void describe_value(const cJSON *item, int64_t v, char *buf, size_t size) {
-    if (cJSON_IsString(item)) {
-        gm_jsonint_quote(item->valuestring, buf, size);
+/* The value text for a range message: the string as written (`string`),
+ * or the number. */
+static void describe_value(const char *string, int64_t v, char *buf, size_t size) {
+    if (string != NULL) {
+        gm_jsonint_quote(string, buf, size);
     } else {
         snprintf(buf, size, "%" PRId64, v);
     }
 }
 
-static bool check_range(const cJSON *item, int64_t v, gm_jsonint_range range, gm_error *err) {
+static bool check_range(const char *string, int64_t v, gm_jsonint_range range, gm_error *err) {
     char text[GM_JSONINT_QUOTE_CHARS + 16];
     if (v < range.lo || v > range.hi) {
-        describe_value(item, v, text, sizeof text);
+        describe_value(string, v, text, sizeof text);
         return range_error(text, range, err);
     }
     if (v < range.min) {
-        describe_value(item, v, text, sizeof text);
+        describe_value(string, v, text, sizeof text);
         return gm_error_set(err, GM_ERR_FORMAT, "%s is below the minimum %" PRId64, text,
                             range.min);
     }
     return true;
 }
 
-bool gm_jsonint_read(const cJSON *item, gm_jsonint_range range, int64_t *out, gm_error *err) {
+bool gm_jsonint_read_double(double d, gm_jsonint_range range, int64_t *out, gm_error *err) {
     int64_t v = 0;
-    bool ok;
-    if (cJSON_IsNumber(item)) {
-        ok = read_number(item->valuedouble, &v, err);
-    } else if (cJSON_IsString(item) && item->valuestring != NULL) {
-        ok = read_string(item->valuestring, range, &v, err);
-    } else {
-        return gm_error_set(err, GM_ERR_FORMAT, "expected an integer, found %s",
-                            gm_jsonint_type_name(item));
-    }
-    if (!ok || !check_range(item, v, range, err)) {
+    if (!read_number(d, &v, err) || !check_range(NULL, v, range, err)) {
         return false;
     }
     *out = v;
     return true;
+}
+
+bool gm_jsonint_read_string(const char *s, gm_jsonint_range range, int64_t *out,
+                            gm_error *err) {
+    int64_t v = 0;
+    if (!read_string(s, range, &v, err) || !check_range(s, v, range, err)) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* -?[0-9]{1,15}: exact in a double, so the value is the text's. */
+static bool plain_integer(const char *text, size_t len, int64_t *out) {
+    size_t i = text[0] == '-' ? 1 : 0;
+    if (len <= i || len - i > 15) {
+        return false;
+    }
+    int64_t v = 0;
+    for (size_t k = i; k < len; k++) {
+        if (text[k] < '0' || text[k] > '9') {
+            return false;
+        }
+        v = v * 10 + (text[k] - '0');
+    }
+    *out = i == 1 ? -v : v;
+    return true;
+}
+
+bool gm_jsonint_read_number_text(const char *text, size_t len, gm_jsonint_range range,
+                                 int64_t *out, gm_error *err) {
+    int64_t v;
+    if (plain_integer(text, len, &v)) {
+        if (!check_range(NULL, v, range, err)) {
+            return false;
+        }
+        *out = v;
+        return true;
+    }
+    /* Fractions, exponents, long numbers: as a double, as cJSON read them. */
+    char *copy = malloc(len + 1);
+    if (copy == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a number of %zu bytes", len);
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    double d = strtod(copy, NULL);
+    free(copy);
+    return gm_jsonint_read_double(d, range, out, err);
+}
+
+bool gm_jsonint_read(const cJSON *item, gm_jsonint_range range, int64_t *out, gm_error *err) {
+    if (cJSON_IsNumber(item)) {
+        return gm_jsonint_read_double(item->valuedouble, range, out, err);
+    }
+    if (cJSON_IsString(item) && item->valuestring != NULL) {
+        return gm_jsonint_read_string(item->valuestring, range, out, err);
+    }
+    return gm_error_set(err, GM_ERR_FORMAT, "expected an integer, found %s",
+                        gm_jsonint_type_name(item));
 }
 
 /* A decimal string beyond int64 can still be a valid uint64. */
@@ -221,6 +280,10 @@ static bool read_u64_string(const char *s, uint64_t *out, gm_error *err) {
                             text, UINT64_MAX);
     }
     return gm_error_set(err, GM_ERR_FORMAT, "%s is not a decimal integer", text);
+}
+
+bool gm_jsonint_read_u64_string(const char *s, uint64_t *out, gm_error *err) {
+    return read_u64_string(s, out, err);
 }
 
 bool gm_jsonint_read_u64(const cJSON *item, uint64_t *out, gm_error *err) {

@@ -42,6 +42,15 @@ gm_jsonint_range gm_jsonint_at_least(gm_jsonint_range dtype, int64_t min);
 /* Reads `item` (a JSON number or a decimal string) as an integer in `range`. */
 bool gm_jsonint_read(const cJSON *item, gm_jsonint_range range, int64_t *out, gm_error *err);
 
+/* The same reads on values that are not cJSON nodes (gm_jsontext): a
+ * number's double, a number's text (-?[0-9]{1,15} read exactly, any other
+ * through strtod, as cJSON does), or a decoded string. */
+bool gm_jsonint_read_double(double d, gm_jsonint_range range, int64_t *out, gm_error *err);
+bool gm_jsonint_read_number_text(const char *text, size_t len, gm_jsonint_range range,
+                                 int64_t *out, gm_error *err);
+bool gm_jsonint_read_string(const char *s, gm_jsonint_range range, int64_t *out, gm_error *err);
+bool gm_jsonint_read_u64_string(const char *s, uint64_t *out, gm_error *err);
+
 /* Reads `item` as an unsigned 64-bit integer (counters such as execs). */
 bool gm_jsonint_read_u64(const cJSON *item, uint64_t *out, gm_error *err);
 
@@ -59,6 +68,8 @@ cJSON *gm_jsonint_create_u64(uint64_t v);
 /* Writes `s` for an error message: quoted, non-printable bytes escaped and
  * long strings cut (hostile input must not flood or garble a message). */
 void gm_jsonint_quote(const char *s, char *buf, size_t size);
+/* The same for `len` bytes that may hold NUL (quoted as \x00). */
+void gm_jsonint_quote_bytes(const char *s, size_t len, char *buf, size_t size);
 
 /* What kind of JSON value `item` is, for messages: "null", "a string", ... */
 const char *gm_jsonint_type_name(const cJSON *item);

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gm_json_tree.h"
 #include "gm_jsonint.h"
 
 #define GM_BASELINE_FORMAT "gmfuzz-known-v1"
@@ -290,12 +291,10 @@ bool gm_baseline_load(const char *path, gm_baseline **out, gm_error *err) {
         return false;
     }
     gm_baseline *b = NULL;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, true);
+    cJSON *root = gm_json_tree_parse(text, len - 1, err); /* len counts the terminator */
     bool ok = root != NULL;
     if (!ok) {
-        size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
-        gm_error_set(err, GM_ERR_FORMAT, "%s: JSON syntax error at byte %zu", path, at);
+        gm_error_prefix(err, path);
     }
     ok = ok && gm_baseline_empty(&b, err) && gm_baseline_read_doc(b, path, root, err);
     cJSON_Delete(root);

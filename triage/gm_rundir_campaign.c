@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gm_json_tree.h"
 #include "gm_jsonint.h"
 #include "gm_textfile.h"
 
@@ -186,10 +187,11 @@ bool gm_rundir_campaign_read(const char *path, gm_rundir_campaign *out, gm_error
     if (!gm_textfile_read(path, GM_RUNDIR_CAMPAIGN_MAX_BYTES, &text, &len, err)) {
         return false;
     }
-    /* the text's NUL ends it: nothing may follow the document */
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
+    /* the one acceptance rule (gm_json_tree.h): nothing may follow it */
+    gm_error why = {0};
+    cJSON *root = gm_json_tree_parse(text, len, &why);
     bool ok = root != NULL ||
-              gm_error_set(err, GM_ERR_FORMAT, "%s: not valid JSON", path);
+              gm_error_set(err, why.code, "%s: not valid JSON: %s", path, why.msg);
     ok = ok && gm_rundir_campaign_doc(path, root, out, err);
     cJSON_Delete(root);
     free(text);

@@ -1,11 +1,13 @@
 #include "gm_rundir_stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "gm_json_tree.h"
 #include "gm_jsonint.h"
 #include "gm_textfile.h"
 
@@ -78,15 +80,13 @@ static bool gm_rundir_stats_line(const gm_rundir_stats_where *w, const char *lin
     if (gm_rundir_stats_blank(line, len)) {
         return true;
     }
-    const char *end = NULL;
-    cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
-    if (obj != NULL && !gm_rundir_stats_blank(end, len - (size_t)(end - line))) {
-        cJSON_Delete(obj); /* one object, then more text */
-        obj = NULL;
-    }
+    gm_error why = {0};
+    cJSON *obj = gm_json_tree_parse(line, len, &why); /* the one acceptance rule */
     bool ok;
     if (obj == NULL) {
-        ok = !terminated || gm_rundir_stats_fail(w, NULL, "not valid JSON");
+        char problem[GM_ERROR_MSG_MAX + 20];
+        snprintf(problem, sizeof problem, "not valid JSON: %s", why.msg);
+        ok = !terminated || gm_rundir_stats_fail(w, NULL, problem);
     } else {
         ok = gm_rundir_stats_sample(w, obj, &samples[*n]);
         *n += ok ? 1 : 0;

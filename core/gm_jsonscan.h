@@ -7,6 +7,11 @@
  * text against the JSON grammar (RFC 8259: strings and their escapes,
  * numbers, literals, nesting), so a truncated or garbled file is still
  * rejected; the caller parses the members it found with cJSON.
+ *
+ * It is also the one JSON acceptance rule of gmfuzz: every reader checks
+ * its text here first (gm_json_parse included), so that the scanner and
+ * the full reader accept and reject the same documents (issue 11, item 8:
+ * cJSON alone skips every byte <= 32, NUL included, as whitespace).
  */
 #ifndef GM_JSONSCAN_H
 #define GM_JSONSCAN_H
@@ -35,5 +40,14 @@ typedef struct {
  * file name. */
 bool gm_jsonscan_object(const char *text, size_t len, const char *const *keys, size_t n_keys,
                         gm_jsonscan_span *spans, gm_error *err);
+
+/* What `expected` names when a complete value is followed by more text. */
+#define GM_JSONSCAN_TRAILING "the end of the document"
+
+/* Checks that text[0..len) is exactly one JSON value of any type
+ * (whitespace around it allowed). On failure *at is the byte where the
+ * scan stopped and *expected what it expected there; on success *at is len
+ * and *expected NULL. */
+bool gm_jsonscan_value_check(const char *text, size_t len, size_t *at, const char **expected);
 
 #endif
