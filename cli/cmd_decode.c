@@ -1,12 +1,12 @@
 #include "cmd_decode.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_input.h"
 #include "cli_options.h"
 #include "fuzz_decode.h"
 #include "gm_json.h"
@@ -17,41 +17,6 @@ static const char cmd_decode_usage[] =
     "string decodes), as a gmfuzz-case-v1 document: to CASE.json, or to stdout.\n"
     "BYTES is what libFuzzer, AFL++ or ClusterFuzzLite saved (crash-*, id:*, a corpus\n"
     "file). Exit 0 when written, 2 on a usage error, 3 when BYTES cannot be read.\n";
-
-/* The whole file; NULL (err set) when it cannot be read. */
-static uint8_t *cmd_decode_slurp(const char *path, size_t *size, gm_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        gm_error_set(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    uint8_t *data = malloc(cap);
-    while (data != NULL) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap) {
-            break;
-        }
-        uint8_t *grown = cap < ((size_t)1 << 30) ? realloc(data, cap * 2) : NULL;
-        if (grown == NULL) {
-            free(data);
-            data = NULL;
-            break;
-        }
-        data = grown;
-        cap *= 2;
-    }
-    bool bad = data == NULL || ferror(f);
-    fclose(f);
-    if (bad) {
-        free(data);
-        gm_error_set(err, GM_ERR_IO, "%s: cannot read it whole (a fuzzer input is < 1 GiB)",
-                     path);
-        return NULL;
-    }
-    *size = n;
-    return data;
-}
 
 static bool cmd_decode_write(const gm_case *c, const char *out, gm_error *err) {
     cJSON *root = gm_json_case(c);
@@ -97,7 +62,7 @@ int cmd_decode_main(int argc, char **argv) {
     }
     gm_error err = {0};
     size_t size = 0;
-    uint8_t *bytes = cmd_decode_slurp(argv[optind], &size, &err);
+    uint8_t *bytes = cli_input_slurp(argv[optind], &size, &err);
     bool read = bytes != NULL;
     gm_case k;
     gm_case_init(&k);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cli_finding.h"
+#include "cli_input.h"
 #include "cli_options.h"
 #include "gm_replay.h"
 #include "gm_show.h"
@@ -166,7 +167,7 @@ static int cmd_show_run(const cmd_show_options *o) {
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     gm_doc_init(&doc);
-    if (!gm_json_read_file(o->common.paths[0], &o->common.limits, &doc, &err)) {
+    if (!cli_input_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;
