@@ -295,7 +295,78 @@ static void test_fused_bugs_are_unclassified(void) {
     expect_tampered(&c, tamper_out_tail, "decode|unclassified|swa_out_cache_loc");
 }
 
-/* Differences the SPEC lists as not explained by any class. */
+/* Wrong values written exactly where a class's cause is present: the cause
+ * alone used to cover them (issue 10); now a class covers a difference
+ * only when both sides wrote what its rules predict. Each case first shows
+ * its class with the correct kernel, then the same case with the fused
+ * value a planted fault writes (kernel/fused_faults.h). */
+static void tamper_pad_minus_one(gm_run_result *r) {
+    gm_buffer *b = &r->fused.buf[GM_BUF_SWA_OUT_CACHE_LOC];
+    for (size_t t = 0; t < gm_buffer_count(b); t++) {
+        gm_buffer_set(b, t, -1); /* absent_out_pad_minus_one */
+    }
+}
+
+static void tamper_negative_page_dropped(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 1, 0); /* the old contents */
+}
+
+static void tamper_negative_q_shifted(gm_run_result *r) {
+    gm_buffer *b = &r->fused.buf[GM_BUF_CU_SEQLENS_Q];
+    gm_buffer_set(b, 1, 0); /* k * S instead of (k + 1) * S */
+    gm_buffer_set(b, 2, -3);
+}
+
+static void tamper_negative_mapping_divided(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_SWA_PAGE_TABLE], 0, -40 / 16); /* not -1 */
+}
+
+static void tamper_nothing(gm_run_result *r) { (void)r; }
+
+static void swa_out_absent_case(gm_case *c) {
+    static const int64_t mapping[] = {3, -1};
+    tc_case(c, GM_MODE_DECODE, 1, 1, 1, 1, 1);
+    tc_swa(c, mapping, 2, false);
+    tc_out(c, NULL, 0, 2);
+    c->init[GM_BUF_SWA_OUT_CACHE_LOC] = (gm_init){GM_INIT_FILL, 6, NULL, 0};
+}
+
+static void negative_token_case(gm_case *c) {
+    tc_case(c, GM_MODE_DECODE, 2, 4, 1, 1, 4);
+    c->req_to_token[2] = -3; /* column 1: floor -2, truncation -1 */
+}
+
+static void negative_stride_case(gm_case *c) {
+    tc_case(c, GM_MODE_DRAFT_EXTEND_V2, 1, 1, 1, 2, 1);
+    c->q_stride = -3; /* legacy broadcasts -3; fused writes -3, -6 */
+}
+
+static void negative_mapping_case(gm_case *c) {
+    static const int64_t mapping[] = {-40, -1};
+    tc_case(c, GM_MODE_DECODE, 16, 16, 1, 1, 1);
+    tc_swa(c, mapping, 2, true); /* legacy floor(-40 / 16) = -3, fused -1 */
+}
+
+static void test_wrong_values_under_a_cause(void) {
+    gm_case c;
+    swa_out_absent_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|out_cache_loc_absent|swa_out_cache_loc");
+    swa_out_absent_case(&c);
+    expect_tampered(&c, tamper_pad_minus_one, "decode|unclassified|swa_out_cache_loc");
+    negative_token_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|negative_token_rounding|page_table");
+    negative_token_case(&c);
+    expect_tampered(&c, tamper_negative_page_dropped, "decode|unclassified|page_table");
+    negative_stride_case(&c);
+    expect_tampered(&c, tamper_nothing, "draft_extend_v2|negative_q_stride|cu_seqlens_q");
+    negative_stride_case(&c);
+    expect_tampered(&c, tamper_negative_q_shifted, "draft_extend_v2|unclassified|cu_seqlens_q");
+    negative_mapping_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|negative_swa_mapping|swa_page_table");
+    negative_mapping_case(&c);
+    expect_tampered(&c, tamper_negative_mapping_divided, "decode|unclassified|swa_page_table");
+}
+
 /* gmfuzz's input-domain classes, each with its cause present (the length
  * wrap: test_seqlen_int32_wrap). */
 static void test_input_domain_classes(void) {
@@ -420,6 +491,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_legacy_raises);
     GM_RUN(test_fused_out_of_bounds);
     GM_RUN(test_fused_bugs_are_unclassified);
+    GM_RUN(test_wrong_values_under_a_cause);
     GM_RUN(test_input_domain_classes);
     GM_RUN(test_other_differences_are_unclassified);
     GM_RUN(test_several_classes);

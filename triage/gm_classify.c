@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gm_jsonint.h"
+#include "gm_predict.h"
 
 typedef __int128 gm_classify_wide;
 
@@ -48,6 +49,7 @@ typedef struct {
     size_t cols;         /* page-table columns legacy writes (SPEC step 4) */
     size_t fused_pages;  /* page-table columns fused writes (max_seq_pages) */
     bool host_lags;      /* M comes from seq_lens_cpu, whose max is below seq_lens' */
+    gm_predict_ctx predict; /* what each side writes, for the explained elements */
 } gm_classify_ctx;
 
 const char *gm_class_name(gm_class k) {
@@ -122,6 +124,7 @@ static void gm_classify_ctx_init(gm_classify_ctx *ctx, const gm_case *c) {
     ctx->c = c;
     ctx->max_num_pages = gm_case_max_num_pages(c);
     ctx->fused_pages = c->has_max_seq_pages ? (size_t)c->max_seq_pages : ctx->max_num_pages;
+    gm_predict_init(&ctx->predict, c);
     if (c->bs == 0) {
         return; /* legacy raised: no buffer differences to explain */
     }
@@ -240,6 +243,22 @@ static gm_class gm_classify_out_slot(const gm_classify_ctx *ctx, size_t t) {
     return gm_classify_swa_slot(swa, swa->out_cache_loc[t]);
 }
 
+/* Class `k`, the cause present at element `flat`, explains the difference
+ * only when both sides wrote exactly what the class's rules predict
+ * (gm_predict): a wrong value written where a cause is present is a bug
+ * like any other (issue 10). */
+static gm_class gm_classify_explained(const gm_classify_ctx *ctx, gm_buf_id id, size_t flat,
+                                      size_t width, int64_t reference, int64_t fused,
+                                      gm_class k) {
+    gm_prediction want;
+    if (k == GM_CLASS_UNCLASSIFIED ||
+        !gm_predict_element(&ctx->predict, id, flat, width, &want) ||
+        want.legacy != reference || want.fused != fused) {
+        return GM_CLASS_UNCLASSIFIED;
+    }
+    return k;
+}
+
 /* How many leading columns of a page-table row the verdict compared: all
  * of them (strict), or the live ones. The oracle decides what is live
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
@@ -271,8 +290,10 @@ static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_
     for (size_t i = 0; i < a->dims[0]; i++) {
         size_t n = gm_classify_compared_cols(ctx->c, r, id, i, width);
         for (size_t j = 0; j < n; j++) {
-            if (x[i * width + j] != y[i * width + j]) {
-                classes |= 1u << gm_classify_page_cell(ctx, id, i, j);
+            size_t flat = i * width + j;
+            if (x[flat] != y[flat]) {
+                classes |= 1u << gm_classify_explained(ctx, id, flat, width, x[flat], y[flat],
+                                                       gm_classify_page_cell(ctx, id, i, j));
             }
         }
     }
@@ -299,8 +320,10 @@ static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_resu
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
-        if (gm_buffer_get(a, k) != gm_buffer_get(b, k)) {
-            classes |= 1u << gm_classify_vector_element(ctx, id, k);
+        int64_t x = gm_buffer_get(a, k), y = gm_buffer_get(b, k);
+        if (x != y) {
+            classes |= 1u << gm_classify_explained(ctx, id, k, 1, x, y,
+                                                   gm_classify_vector_element(ctx, id, k));
         }
     }
     return classes;
@@ -441,11 +464,15 @@ gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id
     }
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
+    int64_t x = gm_buffer_get(&r->reference.buf[id], flat);
+    int64_t y = gm_buffer_get(&r->fused.buf[id], flat);
     if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
         size_t width = r->reference.buf[id].dims[1];
-        return gm_classify_page_cell(&ctx, id, flat / width, flat % width);
+        return gm_classify_explained(&ctx, id, flat, width, x, y,
+                                     gm_classify_page_cell(&ctx, id, flat / width, flat % width));
     }
-    return gm_classify_vector_element(&ctx, id, flat);
+    return gm_classify_explained(&ctx, id, flat, 1, x, y,
+                                 gm_classify_vector_element(&ctx, id, flat));
 }
 
 /* Appends the names of the set bits of `mask`, joined by '+', or "-". */
