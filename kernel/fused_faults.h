@@ -19,6 +19,11 @@
  * kernel/CMakeLists.txt reads the names from this file to validate
  * GMFUZZ_FAULT, so keep that form.
  *
+ * The last four write a wrong value only where an accepted class's cause
+ * is present (issue 10): a classifier that attributes a class by its cause
+ * alone cannot see them; one that checks both values against the class's
+ * predicted ones (triage/gm_predict.c) must.
+ *
  * Deliberately absent: truncating swa_out_cache_loc to int32. The legacy
  * path truncates too (SPEC section 4, swa_int32_truncation), so that bug
  * makes the fused side AGREE with the reference: a differential oracle
@@ -66,7 +71,22 @@
     X(loc_guard_dropped,                                                                           \
       "the SWA-out program looks up mapping[loc] without the loc < 0 guard",                       \
       "SPEC 3 SWA-out: a negative loc gives -1 without a lookup (else mapping[-1] is read out "    \
-      "of bounds)")
+      "of bounds)")                                                                               \
+    X(absent_out_pad_minus_one,                                                                    \
+      "with no out_cache_loc the SWA-out programs fill the buffer with the -1 sentinel, not zeros", \
+      "SPEC 3 SWA-out: with no out_cache_loc the whole buffer becomes zeros "                      \
+      "(hides under out_cache_loc_absent)")                                                        \
+    X(negative_tok_page_dropped,                                                                   \
+      "a page whose token is negative and not a multiple of P is not written to page_table",       \
+      "SPEC 3 row program: page_table[i][p] = tok / P for every p < max_seq_pages "                \
+      "(hides under negative_token_rounding)")                                                     \
+    X(negative_q_stride_shifted,                                                                   \
+      "for a negative q_stride, draft_extend_v2 writes cu_seqlens_q[1+k] = k * q_stride",          \
+      "SPEC 3 scan: cu_seqlens_q[1+k] = int32((k+1) * q_stride) (hides under negative_q_stride)")  \
+    X(negative_swa_mapping_divided,                                                                \
+      "the SWA page table tests the slot with == -1, not < 0: a mapping value below -1 is divided", \
+      "SPEC 3 row program: swa_page_table = -1 for any negative slot "                             \
+      "(hides under negative_swa_mapping)")
 
 /* The scan faults' segment lengths: a CUDA warp, and the scan program's
  * block (FUSED_CUDA_THREADS rows per chunk). */
