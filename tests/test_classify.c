@@ -367,6 +367,81 @@ static void test_wrong_values_under_a_cause(void) {
     expect_tampered(&c, tamper_negative_mapping_divided, "decode|unclassified|swa_page_table");
 }
 
+/* Runs `c` (tampered as a kernel bug would) and checks its bucket. */
+static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_result *r),
+                          const char *bucket, int line) {
+    gm_run_result r;
+    gm_run_result_init(&r);
+    gm_error err = {0};
+    gm_finding f;
+    CHECK(gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err));
+    tamper(&r);
+    gm_oracle_judge(c, &r.reference, &r.fused, level, &r.verdict);
+    gm_classify(c, &r, &f);
+    if (strcmp(f.bucket, bucket) != 0) {
+        fprintf(stderr, "line %d: bucket \"%s\", expected \"%s\" (%s)\n", line, f.bucket, bucket,
+                f.signature);
+    }
+    CHECK(strcmp(f.bucket, bucket) == 0);
+    gm_run_result_free(&r);
+    gm_case_free(c);
+}
+#define EXPECT_BUCKET(c, level, tamper, bucket) expect_bucket((c), (level), (tamper), (bucket), __LINE__)
+
+static void tamper_first_page_dropped(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 0, 0);
+}
+
+static void tamper_scan_first_row(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 1, 0); /* an exclusive scan's row 0 */
+}
+
+static void tamper_scan_row_40(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 41, 2); /* a lost carry at row 40 */
+}
+
+/* A bucket names what is unexplained, never the accepted differences that
+ * co-occur: the four faults above land in one bucket each whatever else
+ * differs, and so does a scan bug at a block edge. */
+static void test_buckets(void) {
+    gm_case c;
+    swa_out_absent_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing,
+                  "class:out_cache_loc_absent|swa_out_cache_loc|predicted");
+    swa_out_absent_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_pad_minus_one, "swa_out_cache_loc|padding|-1_vs_0");
+    negative_token_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_page_dropped, "page_table|live|unwritten");
+    negative_token_case(&c); /* the same bug with a stale tail next to it (strict) */
+    c.seq_lens[0] = 1;
+    c.req_to_token[0] = -3;
+    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_first_page_dropped, "page_table|live|unwritten");
+    negative_token_case(&c); /* the stale tail alone */
+    c.seq_lens[0] = 1;
+    c.req_to_token[0] = -3;
+    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_nothing,
+                  "class:negative_token_rounding|page_table|predicted");
+    negative_stride_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_q_shifted,
+                  "cu_seqlens_q(strided)|live@rows<32|unwritten");
+    negative_mapping_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_mapping_divided,
+                  "swa_page_table|live|value_vs_-1");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|unwritten");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    c.init[GM_BUF_CU_SEQLENS_K] = (gm_init){GM_INIT_FILL, 9, NULL, 0};
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|0_vs_value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 48, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_row_40, "cu_seqlens_k|live@rows<256|below");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_overrun, "unclassified|write of page_table|-");
+    tc_case(&c, GM_MODE_DECODE, 1, 1, 1, 0, 1);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing, "legacy_raises|empty_reduction: step 1|-");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing, "");
+}
+
 /* gmfuzz's input-domain classes, each with its cause present (the length
  * wrap: test_seqlen_int32_wrap). */
 static void test_input_domain_classes(void) {
@@ -492,6 +567,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_fused_out_of_bounds);
     GM_RUN(test_fused_bugs_are_unclassified);
     GM_RUN(test_wrong_values_under_a_cause);
+    GM_RUN(test_buckets);
     GM_RUN(test_input_domain_classes);
     GM_RUN(test_other_differences_are_unclassified);
     GM_RUN(test_several_classes);

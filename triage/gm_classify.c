@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gm_bucket.h"
 #include "gm_jsonint.h"
 #include "gm_predict.h"
 
@@ -282,7 +283,7 @@ static size_t gm_classify_compared_cols(const gm_case *c, const gm_run_result *r
 
 /* A page table, row by row: its buffers are the big ones (bs x pages). */
 static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_result *r,
-                                       gm_buf_id id) {
+                                       gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
     size_t width = a->dims[1];
@@ -292,8 +293,10 @@ static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_
         for (size_t j = 0; j < n; j++) {
             size_t flat = i * width + j;
             if (x[flat] != y[flat]) {
-                classes |= 1u << gm_classify_explained(ctx, id, flat, width, x[flat], y[flat],
-                                                       gm_classify_page_cell(ctx, id, i, j));
+                gm_class k = gm_classify_explained(ctx, id, flat, width, x[flat], y[flat],
+                                                   gm_classify_page_cell(ctx, id, i, j));
+                gm_bucket_seen_note(seen, id, flat, width, (int)k);
+                classes |= 1u << k;
             }
         }
     }
@@ -316,14 +319,16 @@ static gm_class gm_classify_vector_element(const gm_classify_ctx *ctx, gm_buf_id
 
 /* A one-dimensional buffer: every element is compared at both levels. */
 static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_result *r,
-                                   gm_buf_id id) {
+                                   gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         int64_t x = gm_buffer_get(a, k), y = gm_buffer_get(b, k);
         if (x != y) {
-            classes |= 1u << gm_classify_explained(ctx, id, k, 1, x, y,
-                                                   gm_classify_vector_element(ctx, id, k));
+            gm_class cls = gm_classify_explained(ctx, id, k, 1, x, y,
+                                                 gm_classify_vector_element(ctx, id, k));
+            gm_bucket_seen_note(seen, id, k, 1, (int)cls);
+            classes |= 1u << cls;
         }
     }
     return classes;
@@ -337,7 +342,8 @@ static bool gm_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
 }
 
 /* The classes of every element the verdict's level compared and that differs. */
-static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r) {
+static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r,
+                                        gm_bucket_seen *seen) {
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
     unsigned classes = 0;
@@ -346,11 +352,12 @@ static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r
             continue;
         }
         if (!gm_classify_same_shape(r, (gm_buf_id)id)) {
+            gm_bucket_seen_note(seen, (gm_buf_id)id, 0, 0, GM_CLASS_UNCLASSIFIED);
             classes |= 1u << GM_CLASS_UNCLASSIFIED;
         } else if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
-            classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id);
+            classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id, seen);
         } else {
-            classes |= gm_classify_vector(&ctx, r, (gm_buf_id)id);
+            classes |= gm_classify_vector(&ctx, r, (gm_buf_id)id, seen);
         }
     }
     return classes;
@@ -445,10 +452,20 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     out->status = r->verdict.status;
     out->mode = c->mode;
     out->buffers = r->verdict.buffers;
+    gm_bucket_seen seen;
+    gm_bucket_seen_init(&seen);
     switch (r->verdict.status) {
     case GM_STATUS_MATCH: break;
-    case GM_STATUS_MISMATCH: out->classes = gm_classify_differences(c, r); break;
-    default: out->classes = 1u << gm_classify_uncompared(c, r); break;
+    case GM_STATUS_MISMATCH:
+        out->classes = gm_classify_differences(c, r, &seen);
+        gm_bucket_write_compared(c, r, &seen, out->bucket, sizeof out->bucket);
+        break;
+    default: {
+        gm_class k = gm_classify_uncompared(c, r);
+        out->classes = 1u << k;
+        gm_bucket_write_uncompared(r, gm_class_name(k), out->bucket, sizeof out->bucket);
+        break;
+    }
     }
     gm_finding_sign(out);
 }

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm_bucket.h"
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_oracle.h"
@@ -66,6 +67,8 @@ typedef struct {
     unsigned classes;   /* bit (1u << gm_class) */
     unsigned buffers;   /* bit (1u << gm_buf_id), as in the verdict */
     char signature[GM_SIGNATURE_MAX];
+    char bucket[GM_BUCKET_MAX]; /* the root-cause key (gm_bucket.h); "" for a match, or
+                                   when parsed from a signature alone */
 } gm_finding;
 
 const char *gm_class_name(gm_class k);

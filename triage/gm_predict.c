@@ -45,18 +45,24 @@ static int64_t gm_predict_max(const int64_t *v, size_t n) {
 
 /* ---- the prior contents: what a side that does not write leaves -------- */
 
-/* Element `flat` of buffer `id` before the rebuild (the case's `init`, else
- * zeros; the buffers predicted here have no mode preset, SPEC section 1:
- * cu_seqlens_q starts as zeros in draft_extend_v2). */
-static int64_t gm_predict_prior(const gm_case *c, gm_buf_id id, size_t flat) {
+/* The default cu_seqlens_q (SPEC section 1): [0, 1, ..., bs] in the decode
+ * modes, [0, D, ..., bs*D] in target_verify, zeros in the extend modes. */
+static int64_t gm_predict_q_preset(const gm_case *c, size_t k) {
+    gm_predict_wide step = c->mode == GM_MODE_TARGET_VERIFY ? c->num_draft_tokens
+                           : c->mode == GM_MODE_DECODE || c->mode == GM_MODE_DRAFT_DECODE ? 1
+                                                                                          : 0;
+    return gm_predict_low32(step * (gm_predict_wide)k);
+}
+
+int64_t gm_predict_prior(const gm_case *c, gm_buf_id id, size_t flat) {
     const gm_init *in = &c->init[id];
     if (in->kind == GM_INIT_FILL) {
         return in->fill;
     }
-    if (in->kind == GM_INIT_ARRAY && flat < in->len) {
-        return in->values[flat];
+    if (in->kind == GM_INIT_ARRAY) {
+        return flat < in->len ? in->values[flat] : 0;
     }
-    return 0;
+    return id == GM_BUF_CU_SEQLENS_Q ? gm_predict_q_preset(c, flat) : 0;
 }
 
 /* ---- the context: legacy's column count -------------------------------- */

@@ -35,6 +35,10 @@ typedef struct {
 
 void gm_predict_init(gm_predict_ctx *p, const gm_case *c);
 
+/* Element `flat` of buffer `id` before the rebuild: the case's `init`, else
+ * zeros, or the mode's cu_seqlens_q preset (SPEC section 1). */
+int64_t gm_predict_prior(const gm_case *c, gm_buf_id id, size_t flat);
+
 /* The two values of element `flat` (row-major) of buffer `id`, whose rows
  * are `width` elements wide (1 for a vector); false where it predicts
  * nothing. */

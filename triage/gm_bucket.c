@@ -1,0 +1,206 @@
+/* gm_bucket: the root-cause key of a finding (the format: gm_bucket.h).
+ * Only stable parts go in: a region, a relation and, for the scans, a row
+ * range at the block edges; never a value, a length or an index that the
+ * inputs choose, so that one bug found on many inputs keeps one bucket.
+ */
+#include "gm_bucket.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gm_classify.h"
+#include "gm_oracle.h"
+#include "gm_predict.h"
+
+void gm_bucket_seen_init(gm_bucket_seen *s) {
+    memset(s, 0, sizeof *s);
+    s->explained_class = -1;
+}
+
+void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k) {
+    if (k != GM_CLASS_UNCLASSIFIED) {
+        if (s->explained_class < 0) {
+            s->explained_class = k;
+            s->explained_id = id;
+        }
+        return;
+    }
+    s->unexplained |= 1u << id;
+    if (!s->have_first) {
+        s->have_first = true;
+        s->first_id = id;
+        s->first_flat = flat;
+        s->first_width = width;
+        s->first_shape = width == 0; /* the buffers' shapes differ: no element to point at */
+    }
+}
+
+/* ---- what: the buffers with unexplained elements ------------------------ */
+
+/* cu_seqlens_q follows a different rule per mode (SPEC section 1). */
+static const char *gm_bucket_q_path(gm_mode mode) {
+    switch (mode) {
+    case GM_MODE_DRAFT_EXTEND: return "cu_seqlens_q(cumsum)";
+    case GM_MODE_DRAFT_EXTEND_V2: return "cu_seqlens_q(strided)";
+    default: return "cu_seqlens_q(preset)";
+    }
+}
+
+static size_t gm_bucket_what(const gm_case *c, unsigned buffers, char *out, size_t size) {
+    size_t at = 0;
+    out[0] = '\0';
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        if (!(buffers & (1u << id))) {
+            continue;
+        }
+        const char *name =
+            id == GM_BUF_CU_SEQLENS_Q ? gm_bucket_q_path(c->mode) : gm_buf_name((gm_buf_id)id);
+        int n = snprintf(out + at, size - at, "%s%s", at > 0 ? "+" : "", name);
+        at = n < 0 || (size_t)n >= size - at ? size - 1 : at + (size_t)n;
+    }
+    return at;
+}
+
+/* ---- where: the region of the first unexplained element ----------------- */
+
+/* The scan's row at the GPU's edges: a warp (32), a block (256), 1024. */
+static const char *gm_bucket_rows(size_t row) {
+    return row < 32 ? "@rows<32" : row < 256 ? "@rows<256" : row < 1024 ? "@rows<1024" : "@rows>=1024";
+}
+
+static size_t gm_bucket_num_out_tokens(const gm_case *c) {
+    const gm_swa *swa = &c->swa;
+    if (swa->out_cache_loc == NULL) {
+        return 0;
+    }
+    return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
+}
+
+static void gm_bucket_where(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,
+                            char *out, size_t size) {
+    gm_buf_id id = s->first_id;
+    size_t flat = s->first_flat;
+    if (s->first_shape) {
+        snprintf(out, size, "shape");
+        return;
+    }
+    switch (id) {
+    case GM_BUF_PAGE_TABLE:
+    case GM_BUF_SWA_PAGE_TABLE:
+        snprintf(out, size, "%s", gm_oracle_is_live(c, &r->reference, id, flat) ? "live" : "tail");
+        break;
+    case GM_BUF_SWA_OUT_CACHE_LOC:
+        snprintf(out, size, "%s", flat < gm_bucket_num_out_tokens(c) ? "slots" : "padding");
+        break;
+    case GM_BUF_CU_SEQLENS_K:
+    case GM_BUF_CU_SEQLENS_Q:
+        if (flat == 0) {
+            snprintf(out, size, "head");
+        } else {
+            snprintf(out, size, "live%s", gm_bucket_rows(flat - 1));
+        }
+        break;
+    default: snprintf(out, size, "live"); break;
+    }
+}
+
+/* ---- how: what fused wrote against what it should have ------------------ */
+
+static const char *gm_bucket_relation(int64_t got, int64_t want, int64_t prior) {
+    if (got == prior && want != prior) {
+        return "unwritten";
+    }
+    if (got == -1) {
+        return want == 0 ? "-1_vs_0" : "-1_vs_value";
+    }
+    if (want == -1) {
+        return got == 0 ? "0_vs_-1" : "value_vs_-1";
+    }
+    if (got == 0) {
+        return "0_vs_value";
+    }
+    if (want == 0) {
+        return "value_vs_0";
+    }
+    if (want != INT64_MIN && got == -want) {
+        return "negated";
+    }
+    if ((got < 0) != (want < 0)) {
+        return "sign";
+    }
+    return got > want ? "above" : "below";
+}
+
+static const char *gm_bucket_how(const gm_case *c, const gm_run_result *r,
+                                 const gm_bucket_seen *s) {
+    if (s->first_shape) {
+        return "-";
+    }
+    gm_buf_id id = s->first_id;
+    int64_t want = gm_buffer_get(&r->reference.buf[id], s->first_flat);
+    gm_predict_ctx p;
+    gm_prediction pred;
+    gm_predict_init(&p, c);
+    if (gm_predict_element(&p, id, s->first_flat, s->first_width, &pred)) {
+        want = pred.fused;
+    }
+    int64_t got = gm_buffer_get(&r->fused.buf[id], s->first_flat);
+    return gm_bucket_relation(got, want, gm_predict_prior(c, id, s->first_flat));
+}
+
+void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,
+                              char *out, size_t size) {
+    if (s->unexplained != 0) {
+        char what[GM_BUCKET_MAX], where[64];
+        gm_bucket_what(c, s->unexplained, what, sizeof what);
+        gm_bucket_where(c, r, s, where, sizeof where);
+        snprintf(out, size, "%s|%s|%s", what, where, gm_bucket_how(c, r, s));
+    } else if (s->explained_class >= 0) {
+        snprintf(out, size, "class:%s|%s|predicted", gm_class_name((gm_class)s->explained_class),
+                 gm_buf_name(s->explained_id));
+    } else {
+        out[0] = '\0'; /* a match: no finding */
+    }
+}
+
+/* ---- runs whose buffers were not compared ------------------------------- */
+
+/* The stable head of an error message: "kind: step N" of a raise, "read of
+ * buffer" of an out-of-bounds access (no index, no length), with '|' kept
+ * out of the key. */
+static void gm_bucket_error_head(const char *error, bool raise, char *out, size_t size) {
+    if (error == NULL) {
+        snprintf(out, size, "-");
+        return;
+    }
+    const char *from = error;
+    size_t n;
+    if (raise) {
+        const char *colon = strchr(error, ':');
+        const char *second = colon != NULL ? strchr(colon + 1, ':') : NULL;
+        n = second != NULL ? (size_t)(second - error) : strcspn(error, ":");
+    } else {
+        const char *colon = strstr(error, ": ");
+        from = colon != NULL ? colon + 2 : error;
+        n = strcspn(from, "[:");
+    }
+    n = n < size ? n : size - 1;
+    for (size_t k = 0; k < n; k++) {
+        out[k] = from[k] == '|' ? '/' : from[k];
+    }
+    out[n] = '\0';
+}
+
+void gm_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+                                size_t size) {
+    char head[96];
+    if (strcmp(class_name, "legacy_raises") == 0) {
+        gm_bucket_error_head(r->reference.error, true, head, sizeof head);
+    } else if (strcmp(class_name, "fused_out_of_bounds") == 0 ||
+               strcmp(class_name, "unclassified") == 0) {
+        gm_bucket_error_head(r->fused.error, false, head, sizeof head);
+    } else {
+        snprintf(head, sizeof head, "-"); /* targets and drift: the class says it */
+    }
+    snprintf(out, size, "%s|%s|-", class_name, head);
+}

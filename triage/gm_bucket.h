@@ -1,0 +1,81 @@
+/* gm_bucket: a finding's root-cause key, the first level of triage.
+ *
+ * A signature (mode x classes x buffers) changes with every accepted
+ * difference that happens to co-occur, so one bug shows as hundreds of
+ * signatures. A bucket keeps only what is unexplained, as ClusterFuzz's
+ * crash state keeps a few stable frames of a stack:
+ *
+ *   "<what>|<where>|<how>"
+ *
+ *   a difference no class explains (the first one, in buffer order then
+ *   row-major, and the set of buffers that hold one):
+ *     what   the buffers with unexplained elements, '+'-joined in buffer
+ *            order; cu_seqlens_q is named with its path in the mode,
+ *            "cu_seqlens_q(cumsum)" or "cu_seqlens_q(strided)", the only
+ *            buffer whose rule depends on the mode
+ *     where  the region of the first one: "live" or "tail" (page-table
+ *            columns the attention kernel reads, or not), "slots" or
+ *            "padding" (swa_out_cache_loc below num_out_tokens, or not),
+ *            "head" (element 0 of a cu_seqlens buffer), "shape" (the
+ *            buffers' shapes differ); for the scans (cu_seqlens_k,
+ *            cu_seqlens_q) also its row at the GPU's block edges,
+ *            "@rows<32", "@rows<256", "@rows<1024", "@rows>=1024"
+ *     how    what the fused side wrote against what it should have
+ *            written (the prediction of gm_predict, else the reference's
+ *            value): "unwritten" (it kept the old contents), "-1_vs_0",
+ *            "0_vs_-1", "-1_vs_value", "value_vs_-1", "0_vs_value",
+ *            "value_vs_0", "negated", "sign", "above", "below"
+ *   a run whose buffers were not compared:
+ *     "<class>|<detail>|-": the class (legacy_raises, fused_out_of_bounds,
+ *     unclassified for an out-of-bounds access with no broken
+ *     precondition, target_*, reference_drift) and what the error names
+ *     (the raise's kind and step, the buffer accessed out of bounds)
+ *   every difference explained:
+ *     "class:<class>|<buffer>|predicted": the class and buffer of the first
+ *     difference
+ *
+ * e.g. "cu_seqlens_k|live@rows<32|0_vs_value",
+ *      "page_table+swa_page_table|live|unwritten",
+ *      "unclassified|read swa_mapping|-",
+ *      "class:stale_tail|page_table|predicted".
+ */
+#ifndef GM_BUCKET_H
+#define GM_BUCKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm_case.h"
+#include "gm_run.h"
+
+/* Room for the longest bucket gm_bucket_write can write. */
+#define GM_BUCKET_MAX 192
+
+/* What the classifier saw while it went over the differences. */
+typedef struct {
+    unsigned unexplained;   /* bit (1u << gm_buf_id): buffers with an unexplained element */
+    bool have_first;        /* `first_*` name the first unexplained element */
+    gm_buf_id first_id;
+    size_t first_flat;
+    size_t first_width;     /* the buffer's row width (1 for a vector) */
+    bool first_shape;       /* the first unexplained buffer differs in shape */
+    int explained_class;    /* the class of the first explained difference, or -1 */
+    gm_buf_id explained_id;
+} gm_bucket_seen;
+
+void gm_bucket_seen_init(gm_bucket_seen *s);
+
+/* Notes one differing element: `k` its class (GM_CLASS_UNCLASSIFIED when
+ * nothing explains it); the first of each kind is kept. */
+void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k);
+
+/* The bucket of a compared run (match or mismatch). */
+void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,
+                              char *out, size_t size);
+
+/* The bucket of a run whose buffers were not compared, of class `class_name`. */
+void gm_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+                                size_t size);
+
+#endif
