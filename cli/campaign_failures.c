@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "gm_json.h"
+#include "gm_repro.h"
 
 void campaign_failures_init(campaign_failures *f) {
     memset(f, 0, sizeof *f);
@@ -80,10 +81,10 @@ static bool campaign_failures_remember(campaign_failures *f, size_t slot, const 
 }
 
 static campaign_signature *campaign_failures_signature(campaign_failures *f, const char *sig,
-                                                       bool *is_new) {
+                                                       const char *bucket, bool *is_new) {
     *is_new = false;
     for (size_t i = 0; i < f->n_sigs; i++) {
-        if (strcmp(f->sigs[i].signature, sig) == 0) {
+        if (strcmp(f->sigs[i].signature, sig) == 0 && strcmp(f->sigs[i].bucket, bucket) == 0) {
             return &f->sigs[i];
         }
     }
@@ -99,6 +100,7 @@ static campaign_signature *campaign_failures_signature(campaign_failures *f, con
     campaign_signature *s = &f->sigs[f->n_sigs++];
     memset(s, 0, sizeof *s);
     snprintf(s->signature, sizeof s->signature, "%s", sig);
+    snprintf(s->bucket, sizeof s->bucket, "%s", bucket);
     *is_new = true;
     return s;
 }
@@ -110,12 +112,13 @@ typedef struct {
     double at_s;
     uint64_t execs;
     const char *signature;
+    const char *bucket;
 } campaign_failure_file;
 
 /* Adds the file to its signature; true when that signature is new. */
 static bool campaign_failures_add(campaign_failures *f, const campaign_failure_file *file) {
     bool is_new = false;
-    campaign_signature *s = campaign_failures_signature(f, file->signature, &is_new);
+    campaign_signature *s = campaign_failures_signature(f, file->signature, file->bucket, &is_new);
     if (s == NULL) {
         return false;
     }
@@ -154,9 +157,11 @@ static bool campaign_failures_read(campaign_failures *f, const char *path, struc
         snprintf(f->last_problem, sizeof f->last_problem, "%s",
                  err.msg[0] ? err.msg : "not a reproducer with a signature");
     } else {
+        gm_finding now;
+        gm_repro_recorded_finding(&doc, &now);
         campaign_failure_file file = {path, (long long)st.st_size,
                                       campaign_failures_seconds_since(st.st_mtim, start),
-                                      doc.repro.found_execs, doc.repro.signature};
+                                      doc.repro.found_execs, doc.repro.signature, now.bucket};
         is_new = campaign_failures_add(f, &file);
     }
     gm_doc_free(&doc);
@@ -192,8 +197,34 @@ static int campaign_failures_order(const void *a, const void *b) {
     return strcmp(x->signature, y->signature);
 }
 
+/* After the time order: each bucket's signatures together, the buckets in
+ * the order of their first signature. Quadratic, over the few thousand
+ * signatures a campaign has at most. */
+static void campaign_failures_group(campaign_failures *f) {
+    campaign_signature *grouped = malloc(f->n_sigs * sizeof *grouped);
+    bool *taken = calloc(f->n_sigs, sizeof *taken);
+    size_t n = 0;
+    for (size_t i = 0; grouped != NULL && taken != NULL && i < f->n_sigs; i++) {
+        if (taken[i]) {
+            continue;
+        }
+        for (size_t j = i; j < f->n_sigs; j++) {
+            if (!taken[j] && strcmp(f->sigs[j].bucket, f->sigs[i].bucket) == 0) {
+                grouped[n++] = f->sigs[j];
+                taken[j] = true;
+            }
+        }
+    }
+    if (grouped != NULL && taken != NULL) {
+        memcpy(f->sigs, grouped, f->n_sigs * sizeof *grouped);
+    } /* else: out of memory, the time order stays */
+    free(grouped);
+    free(taken);
+}
+
 void campaign_failures_sort(campaign_failures *f) {
     if (f->n_sigs > 1) {
         qsort(f->sigs, f->n_sigs, sizeof *f->sigs, campaign_failures_order);
+        campaign_failures_group(f);
     }
 }

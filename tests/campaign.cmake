@@ -66,7 +66,7 @@ set(CASES ${CMAKE_CURRENT_SOURCE_DIR}/data/cases)
 # (--runs ends the jobs, so the outcome does not depend on the machine's
 # speed.)
 gmfuzz_campaign_test(fake_strict 1
-  "found 2 new signatures [(]2 of 2 signatures; 4 failing inputs[)]&&signature decode[|]negative_token_rounding[|]page_table: 2 inputs&&signature decode[|]fused_out_of_bounds[|]-: 2 inputs&&repros/decode.negative_token_rounding.page_table.json [(]bs 1 -> 1, minimized&&ran [0-9.]+ s: 600 execs&& 0 restarts&&exit 1: new signatures found"
+  "found 2 new buckets [(]2 of 2 buckets&&bucket class:negative_token_rounding[|]page_table[|]predicted: 1 signature, 2 inputs; repro: [^ ]*/repros/class_negative_token_rounding[.]page_table[.]predicted[.][.]decode[.]negative_token_rounding[.]page_table[.]json [(]bs 1[)]&&bucket fused_out_of_bounds[|]read of req_to_token[|]-: 1 signature&&found 2 new signatures [(]2 of 2 signatures; 4 failing inputs[)]&&signature decode[|]negative_token_rounding[|]page_table: 2 inputs&&signature decode[|]fused_out_of_bounds[|]-: 2 inputs&&repros/class_negative_token_rounding.page_table.predicted..decode.negative_token_rounding.page_table.json [(]bs 1 -> 1, minimized&&ran [0-9.]+ s: 600 execs&& 0 restarts&&exit 1: new signatures found"
   --target ${FAKE} --seeds ${CASES} --strict-baseline --jobs 2 --runs 300 --time 120 REPLAY 2)
 # ... with --abort-on-failure each job stops at each, is restarted on a
 # baseline that lists it, and goes on. (A job restarted after the other one
