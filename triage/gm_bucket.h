@@ -8,23 +8,25 @@
  *   "<what>|<where>|<how>"
  *
  *   a difference no class explains (the first one, in buffer order then
- *   row-major, and the set of buffers that hold one):
- *     what   the buffers with unexplained elements, '+'-joined in buffer
- *            order; cu_seqlens_q is named with its path in the mode,
- *            "cu_seqlens_q(cumsum)" or "cu_seqlens_q(strided)", the only
- *            buffer whose rule depends on the mode
- *     where  the region of the first one: "live" or "tail" (page-table
- *            columns the attention kernel reads, or not), "slots" or
- *            "padding" (swa_out_cache_loc below num_out_tokens, or not),
- *            "head" (element 0 of a cu_seqlens buffer), "shape" (the
- *            buffers' shapes differ); for the scans (cu_seqlens_k,
- *            cu_seqlens_q) also its row at the GPU's block edges,
- *            "@rows<32", "@rows<256", "@rows<1024", "@rows>=1024"
+ *   row-major, as a stack's top frame; the signature lists every buffer):
+ *     what   its buffer; cu_seqlens_q is named with its path in the mode,
+ *            "cu_seqlens_q(cumsum)", "cu_seqlens_q(strided)" or
+ *            "cu_seqlens_q(preset)", the only buffer whose rule depends on
+ *            the mode
+ *     where  its region: "live" or "tail" (page-table columns the
+ *            attention kernel reads, or not), "slots" or "padding"
+ *            (swa_out_cache_loc below num_out_tokens, or not), "head"
+ *            (element 0 of a cu_seqlens buffer), "shape" (the buffers'
+ *            shapes differ); for the scans (cu_seqlens_k, cu_seqlens_q)
+ *            also its row at the GPU's block edges, "@rows<32",
+ *            "@rows<256", "@rows<1024", "@rows>=1024"
  *     how    what the fused side wrote against what it should have
  *            written (the prediction of gm_predict, else the reference's
- *            value): "unwritten" (it kept the old contents), "-1_vs_0",
- *            "0_vs_-1", "-1_vs_value", "value_vs_-1", "0_vs_value",
- *            "value_vs_0", "negated", "sign", "above", "below"
+ *            value): "-1_vs_0", "-1_vs_value", "0_or_unwritten" (it
+ *            wrote 0 or kept the old contents: alike when those are
+ *            zeros), "value_vs_-1", "value_vs_0", "negated", "other"
+ *   a run whose inputs break a precondition of SPEC section 3 although
+ *   the model compared: "fused_out_of_bounds|undetected|-"
  *   a run whose buffers were not compared:
  *     "<class>|<detail>|-": the class (legacy_raises, fused_out_of_bounds,
  *     unclassified for an out-of-bounds access with no broken
@@ -34,8 +36,8 @@
  *     "class:<class>|<buffer>|predicted": the class and buffer of the first
  *     difference
  *
- * e.g. "cu_seqlens_k|live@rows<32|0_vs_value",
- *      "page_table+swa_page_table|live|unwritten",
+ * e.g. "cu_seqlens_k|live@rows<32|0_or_unwritten",
+ *      "page_table|live|0_or_unwritten",
  *      "unclassified|read swa_mapping|-",
  *      "class:stale_tail|page_table|predicted".
  */
@@ -54,7 +56,8 @@
 
 /* What the classifier saw while it went over the differences. */
 typedef struct {
-    unsigned unexplained;   /* bit (1u << gm_buf_id): buffers with an unexplained element */
+    unsigned unexplained;   /* bit (1u << gm_buf_id): buffers with an unexplained element
+                               (the signature's business; the bucket keeps the first) */
     bool have_first;        /* `first_*` name the first unexplained element */
     gm_buf_id first_id;
     size_t first_flat;

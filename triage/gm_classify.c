@@ -457,6 +457,15 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     switch (r->verdict.status) {
     case GM_STATUS_MATCH: break;
     case GM_STATUS_MISMATCH:
+        if (gm_classify_breaks_precondition(c)) {
+            /* SPEC 3 calls these inputs out of bounds, whatever the model's
+             * wrapping address arithmetic happened to read (a pool row
+             * of -2^63 times the width wraps back to row 0): its outputs
+             * predict nothing. */
+            out->classes = 1u << GM_CLASS_FUSED_OUT_OF_BOUNDS;
+            snprintf(out->bucket, sizeof out->bucket, "fused_out_of_bounds|undetected|-");
+            break;
+        }
         out->classes = gm_classify_differences(c, r, &seen);
         gm_bucket_write_compared(c, r, &seen, out->bucket, sizeof out->bucket);
         break;
@@ -478,6 +487,9 @@ gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id
     if ((unsigned)id >= GM_BUF_COUNT || !gm_classify_same_shape(r, id) ||
         flat >= gm_buffer_count(&r->reference.buf[id])) {
         return GM_CLASS_UNCLASSIFIED;
+    }
+    if (r->verdict.status == GM_STATUS_MISMATCH && gm_classify_breaks_precondition(c)) {
+        return GM_CLASS_FUSED_OUT_OF_BOUNDS; /* as gm_classify: undefined outputs */
     }
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
