@@ -104,30 +104,36 @@ foreach(sig INT TERM)
   set_tests_properties(campaign.sig${lower} PROPERTIES LABELS "cli;campaign")
 endforeach()
 
-# --- Efficacy: the fuzzer finds every planted fault ------------------------
+# --- Efficacy: the fuzzer finds every planted fault, as 1 to 3 buckets ------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
 # the kernel's two files), then each test runs one job from the seed corpus
-# with the same exec budget and seed and must stop at a signature that
-# corpus/known.json does not list, whose reproducer does not replay on the
-# correct kernel. "none" (the correct kernel, same budget) must find
-# nothing. The sub-tree does not depend on this tree's flags, so the
-# sanitizer tree leaves these to the others; without clang they skip.
-set(GMFUZZ_EFFICACY_RUNS 50000 CACHE STRING
+# with the same exec budget and seed (--buckets: the whole budget) and
+# counts the NEW buckets (triage/gm_bucket.h): each fault must give 1 to 3,
+# each of them its doing (its failure does not replay on the correct
+# kernel); two faults planted together (GMFUZZ_FAULT=a+b) at least 2; "none"
+# (the correct kernel, same budget) none. The table is in
+# efficacy/<fault>/table.txt. The sub-tree does not depend on this tree's
+# flags, so the sanitizer tree leaves these to the others; without clang
+# they skip.
+set(GMFUZZ_EFFICACY_RUNS 20000 CACHE STRING
     "Exec budget of each efficacy test (bench/detect_faults.sh --runs)")
+set(GMFUZZ_EFFICACY_PAIR "absent_out_pad_minus_one+scan_exclusive")
 if(NOT GMFUZZ_SANITIZE AND GMFUZZ_FAULT STREQUAL "")
   set(efficacy_build ${CMAKE_CURRENT_BINARY_DIR}/efficacy-build)
   set(detect ${PROJECT_SOURCE_DIR}/bench/detect_faults.sh)
   add_test(NAME efficacy.build
-           COMMAND ${detect} --build-only --build ${efficacy_build} ${GMFUZZ_FAULT_NAMES} none)
+           COMMAND ${detect} --build-only --build ${efficacy_build} ${GMFUZZ_FAULT_NAMES}
+                   ${GMFUZZ_EFFICACY_PAIR} none)
   set_tests_properties(efficacy.build PROPERTIES FIXTURES_SETUP efficacy LABELS efficacy
                        SKIP_RETURN_CODE 77 TIMEOUT 1200)
-  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES ITEMS none)
-    add_test(NAME efficacy.${fault}
-             COMMAND ${detect} --check --no-build --build ${efficacy_build}
+  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES ITEMS ${GMFUZZ_EFFICACY_PAIR} none)
+    string(REPLACE "+" "_and_" test_name "${fault}")
+    add_test(NAME efficacy.${test_name}
+             COMMAND ${detect} --buckets --check --no-build --build ${efficacy_build}
                      --runs ${GMFUZZ_EFFICACY_RUNS} --seed 1 --time 300
-                     --out ${CMAKE_CURRENT_BINARY_DIR}/efficacy/${fault} ${fault})
-    set_tests_properties(efficacy.${fault} PROPERTIES FIXTURES_REQUIRED efficacy
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/efficacy/${test_name} ${fault})
+    set_tests_properties(efficacy.${test_name} PROPERTIES FIXTURES_REQUIRED efficacy
                          LABELS efficacy SKIP_RETURN_CODE 77 TIMEOUT 900)
   endforeach()
 endif()
