@@ -430,17 +430,17 @@ static void test_buckets(void) {
                   "class:negative_token_rounding|page_table|predicted");
     negative_stride_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_q_shifted,
-                  "cu_seqlens_q(strided)|live@rows<32|0_or_unwritten");
+                  "cu_seqlens_q(strided)|live@rows<32|value");
     negative_mapping_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_mapping_divided,
                   "swa_page_table|live|value_vs_-1");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
-    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|0_or_unwritten");
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
     c.init[GM_BUF_CU_SEQLENS_K] = (gm_init){GM_INIT_FILL, 9, NULL, 0};
-    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|0_or_unwritten");
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 48, 2);
-    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_row_40, "cu_seqlens_k|live@rows<256|other");
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_row_40, "cu_seqlens_k|live@rows<256|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_overrun, "unclassified|write of page_table|-");
     tc_case(&c, GM_MODE_DECODE, 1, 1, 1, 0, 1);

@@ -99,25 +99,26 @@ static void gm_bucket_where(const gm_case *c, const gm_run_result *r, const gm_b
 
 /* ---- how: what fused wrote against what it should have ------------------ */
 
-/* Only the values with a meaning are told apart (-1 the sentinel, 0 the
- * pad or an unwritten cell, the negation): a wrong sum or stride is just
- * "other", else one bug splits by the inputs' arithmetic. A cell left as it
- * was and a cell written 0 look alike whenever the old contents are zeros
- * (the default), so they are one relation. */
-static const char *gm_bucket_relation(int64_t got, int64_t want, int64_t prior) {
-    if (got == -1) {
-        return want == 0 ? "-1_vs_0" : "-1_vs_value";
+/* Only values with a meaning are told apart: in the page tables and
+ * swa_out_cache_loc, -1 (the no-slot sentinel) and 0 (the pad, or a cell
+ * left as it was: alike whenever the old contents are zeros, the default).
+ * In the lengths and the scans -1 and 0 mean nothing, so any wrong value is
+ * "value": else one wrong sum splits into buckets by the inputs'
+ * arithmetic (a restarted sum that happens to be 0 or -1). */
+static const char *gm_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t prior) {
+    if (id == GM_BUF_CACHE_SEQLENS || id == GM_BUF_CU_SEQLENS_K || id == GM_BUF_CU_SEQLENS_Q) {
+        return "value";
     }
     if (got == 0 || got == prior) {
         return "0_or_unwritten";
     }
+    if (got == -1) {
+        return want == 0 ? "-1_vs_0" : "-1_vs_value";
+    }
     if (want == -1) {
         return "value_vs_-1";
     }
-    if (want == 0) {
-        return "value_vs_0";
-    }
-    return want != INT64_MIN && got == -want ? "negated" : "other";
+    return want == 0 ? "value_vs_0" : "other";
 }
 
 static const char *gm_bucket_how(const gm_case *c, const gm_run_result *r,
@@ -134,7 +135,7 @@ static const char *gm_bucket_how(const gm_case *c, const gm_run_result *r,
         want = pred.fused;
     }
     int64_t got = gm_buffer_get(&r->fused.buf[id], s->first_flat);
-    return gm_bucket_relation(got, want, gm_predict_prior(c, id, s->first_flat));
+    return gm_bucket_relation(id, got, want, gm_predict_prior(c, id, s->first_flat));
 }
 
 void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,

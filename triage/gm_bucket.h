@@ -22,9 +22,11 @@
  *            "@rows<256", "@rows<1024", "@rows>=1024"
  *     how    what the fused side wrote against what it should have
  *            written (the prediction of gm_predict, else the reference's
- *            value): "-1_vs_0", "-1_vs_value", "0_or_unwritten" (it
- *            wrote 0 or kept the old contents: alike when those are
- *            zeros), "value_vs_-1", "value_vs_0", "negated", "other"
+ *            value), where values have a meaning (page tables,
+ *            swa_out_cache_loc): "0_or_unwritten" (it wrote 0 or kept the
+ *            old contents: alike when those are zeros), "-1_vs_0",
+ *            "-1_vs_value", "value_vs_-1", "value_vs_0", "other"; in the
+ *            lengths and scans, where -1 and 0 mean nothing, "value"
  *   a run whose inputs break a precondition of SPEC section 3 although
  *   the model compared: "fused_out_of_bounds|undetected|-"
  *   a run whose buffers were not compared:
@@ -36,7 +38,7 @@
  *     "class:<class>|<buffer>|predicted": the class and buffer of the first
  *     difference
  *
- * e.g. "cu_seqlens_k|live@rows<32|0_or_unwritten",
+ * e.g. "cu_seqlens_k|live@rows<32|value",
  *      "page_table|live|0_or_unwritten",
  *      "unclassified|read swa_mapping|-",
  *      "class:stale_tail|page_table|predicted".
