@@ -97,7 +97,8 @@ static void campaign_summary_bucket(FILE *out, const campaign_summary *s, size_t
         inputs += f->sigs[k].count;
     }
     const char *repro = campaign_summary_bucket_repro(s, i, end, &bs);
-    fprintf(out, "  bucket %s: %zu signature%s, %zu input%s%s", f->sigs[i].bucket[0] ? f->sigs[i].bucket : "-",
+    fprintf(out, "  bucket %s: %zu signature%s, %zu input%s%s",
+            f->sigs[i].bucket[0] ? f->sigs[i].bucket : "-",
             end - i, end - i == 1 ? "" : "s", inputs, inputs == 1 ? "" : "s",
             campaign_summary_bucket_is_new(s, i, end) ? "" : " (known to the baseline)");
     if (repro != NULL) {

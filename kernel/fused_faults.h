@@ -73,7 +73,8 @@
       "SPEC 3 SWA-out: a negative loc gives -1 without a lookup (else mapping[-1] is read out "    \
       "of bounds)")                                                                               \
     X(absent_out_pad_minus_one,                                                                    \
-      "with no out_cache_loc the SWA-out programs fill the buffer with the -1 sentinel, not zeros", \
+      "with no out_cache_loc the SWA-out programs fill the buffer with the -1 sentinel, "          \
+      "not zeros",                                                                                 \
       "SPEC 3 SWA-out: with no out_cache_loc the whole buffer becomes zeros "                      \
       "(hides under out_cache_loc_absent)")                                                        \
     X(negative_tok_page_dropped,                                                                   \
@@ -84,7 +85,8 @@
       "for a negative q_stride, draft_extend_v2 writes cu_seqlens_q[1+k] = k * q_stride",          \
       "SPEC 3 scan: cu_seqlens_q[1+k] = int32((k+1) * q_stride) (hides under negative_q_stride)")  \
     X(negative_swa_mapping_divided,                                                                \
-      "the SWA page table tests the slot with == -1, not < 0: a mapping value below -1 is divided", \
+      "the SWA page table tests the slot with == -1, not < 0: a mapping value below -1 is "        \
+      "divided",                                                                                   \
       "SPEC 3 row program: swa_page_table = -1 for any negative slot "                             \
       "(hides under negative_swa_mapping)")
 

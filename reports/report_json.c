@@ -241,9 +241,8 @@ static cJSON *report_json_bucket(const report_view *v, const gm_rundir_bucket *b
     report_json_put(o, "new", cJSON_CreateBool(b->fresh), &ok);
     report_json_put(o, "signatures", sigs, &ok);
     report_json_put(o, "inputs", cJSON_CreateNumber((double)b->inputs), &ok);
-    report_json_put(o, "smallest",
-                    report_json_path(out_dir, small->repro != NULL ? small->repro : small->smallest),
-                    &ok);
+    const char *file = small->repro != NULL ? small->repro : small->smallest;
+    report_json_put(o, "smallest", report_json_path(out_dir, file), &ok);
     report_json_put(o, "smallest_bs", gm_json_int(small->smallest_bs), &ok);
     report_json_put(o, "baseline", b->baseline.known ? report_json_baseline(&b->baseline)
                                                      : cJSON_CreateNull(),

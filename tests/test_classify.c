@@ -393,7 +393,8 @@ static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_re
     gm_run_result_free(&r);
     gm_case_free(c);
 }
-#define EXPECT_BUCKET(c, level, tamper, bucket) expect_bucket((c), (level), (tamper), (bucket), __LINE__)
+#define EXPECT_BUCKET(c, level, tamper, bucket)                                                    \
+    expect_bucket((c), (level), (tamper), (bucket), __LINE__)
 
 static void tamper_first_page_dropped(gm_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 0, 0);
@@ -418,11 +419,13 @@ static void test_buckets(void) {
     swa_out_absent_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_pad_minus_one, "swa_out_cache_loc|padding|-1_vs_0");
     negative_token_case(&c);
-    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_page_dropped, "page_table|live|0_or_unwritten");
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_page_dropped,
+                  "page_table|live|0_or_unwritten");
     negative_token_case(&c); /* the same bug with a stale tail next to it (strict) */
     c.seq_lens[0] = 1;
     c.req_to_token[0] = -3;
-    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_first_page_dropped, "page_table|live|0_or_unwritten");
+    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_first_page_dropped,
+                  "page_table|live|0_or_unwritten");
     negative_token_case(&c); /* the stale tail alone */
     c.seq_lens[0] = 1;
     c.req_to_token[0] = -3;

@@ -58,7 +58,10 @@ static const char *gm_bucket_what(const gm_case *c, gm_buf_id id) {
 
 /* The scan's row at the GPU's edges: a warp (32), a block (256), 1024. */
 static const char *gm_bucket_rows(size_t row) {
-    return row < 32 ? "@rows<32" : row < 256 ? "@rows<256" : row < 1024 ? "@rows<1024" : "@rows>=1024";
+    return row < 32     ? "@rows<32"
+           : row < 256  ? "@rows<256"
+           : row < 1024 ? "@rows<1024"
+                        : "@rows>=1024";
 }
 
 static size_t gm_bucket_num_out_tokens(const gm_case *c) {

@@ -4,11 +4,11 @@
  * that very element AND both sides wrote there exactly the values that the
  * class's rules predict (gm_predict: the legacy value of SPEC section 2 and
  * the fused value of SPEC section 3, computed here from the inputs);
- * anything else is `unclassified`, a bug until a person says otherwise. Four classes beyond the SPEC's nine name inputs that no
- * server produces (a max_seq_pages below the live pages, lengths past
- * int32, mapping values below -1, a negative q_stride): known causes, so
- * that a campaign does not drown in them; --strict-baseline still reports
- * them.
+ * anything else is `unclassified`, a bug until a person says otherwise.
+ * Four classes beyond the SPEC's nine name inputs that no server produces
+ * (a max_seq_pages below the live pages, lengths past int32, mapping values
+ * below -1, a negative q_stride): known causes, so that a campaign does not
+ * drown in them; --strict-baseline still reports them.
  *
  * A finding's signature is the stable key for deduplication and baselines:
  *   "<mode>|<class>+<class>...|<buffer>+<buffer>..."
