@@ -10,14 +10,35 @@
 
 #include "gm_classify.h"
 #include "gm_oracle.h"
-#include "gm_predict.h"
 
 void gm_bucket_seen_init(gm_bucket_seen *s) {
     memset(s, 0, sizeof *s);
     s->explained_class = -1;
 }
 
-void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k) {
+/* The relations, in the order of precedence of "how" (the highest seen in
+ * the buffer wins): a wrong value says more than a sentinel, and a
+ * sentinel more than a zero, which an unwritten cell also shows. */
+enum { GM_BUCKET_ZERO = 1, GM_BUCKET_SENTINEL, GM_BUCKET_VALUE };
+
+/* Only values with a meaning are told apart: in the page tables and
+ * swa_out_cache_loc, -1 (the no-slot sentinel) and 0 (the pad, a sentinel
+ * token's page, or a cell left as it was: alike whenever the old contents
+ * are zeros, the default). In the lengths and the scans -1 and 0 mean
+ * nothing, so any wrong value is "value": else one wrong sum splits into
+ * buckets by the inputs' arithmetic. */
+static int gm_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t prior) {
+    if (id == GM_BUF_CACHE_SEQLENS || id == GM_BUF_CU_SEQLENS_K || id == GM_BUF_CU_SEQLENS_Q) {
+        return GM_BUCKET_VALUE;
+    }
+    if (got == 0 || got == prior) {
+        return GM_BUCKET_ZERO;
+    }
+    return got == -1 || want == -1 ? GM_BUCKET_SENTINEL : GM_BUCKET_VALUE;
+}
+
+void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
+                         int64_t got, int64_t want, int64_t prior) {
     if (k != GM_CLASS_UNCLASSIFIED) {
         if (s->explained_class < 0) {
             s->explained_class = k;
@@ -32,6 +53,10 @@ void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t wi
         s->first_flat = flat;
         s->first_width = width;
         s->first_shape = width == 0; /* the buffers' shapes differ: no element to point at */
+    }
+    if (id == s->first_id && width > 0) {
+        int rel = gm_bucket_relation(id, got, want, prior);
+        s->relation = rel > s->relation ? rel : s->relation;
     }
 }
 
@@ -102,43 +127,13 @@ static void gm_bucket_where(const gm_case *c, const gm_run_result *r, const gm_b
 
 /* ---- how: what fused wrote against what it should have ------------------ */
 
-/* Only values with a meaning are told apart: in the page tables and
- * swa_out_cache_loc, -1 (the no-slot sentinel) and 0 (the pad, or a cell
- * left as it was: alike whenever the old contents are zeros, the default).
- * In the lengths and the scans -1 and 0 mean nothing, so any wrong value is
- * "value": else one wrong sum splits into buckets by the inputs'
- * arithmetic (a restarted sum that happens to be 0 or -1). */
-static const char *gm_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t prior) {
-    if (id == GM_BUF_CACHE_SEQLENS || id == GM_BUF_CU_SEQLENS_K || id == GM_BUF_CU_SEQLENS_Q) {
-        return "value";
+static const char *gm_bucket_how(const gm_bucket_seen *s) {
+    switch (s->first_shape ? 0 : s->relation) {
+    case GM_BUCKET_ZERO: return "0_or_unwritten";
+    case GM_BUCKET_SENTINEL: return "-1";
+    case GM_BUCKET_VALUE: return "value";
+    default: return "-";
     }
-    if (got == 0 || got == prior) {
-        return "0_or_unwritten";
-    }
-    if (got == -1) {
-        return want == 0 ? "-1_vs_0" : "-1_vs_value";
-    }
-    if (want == -1) {
-        return "value_vs_-1";
-    }
-    return want == 0 ? "value_vs_0" : "other";
-}
-
-static const char *gm_bucket_how(const gm_case *c, const gm_run_result *r,
-                                 const gm_bucket_seen *s) {
-    if (s->first_shape) {
-        return "-";
-    }
-    gm_buf_id id = s->first_id;
-    int64_t want = gm_buffer_get(&r->reference.buf[id], s->first_flat);
-    gm_predict_ctx p;
-    gm_prediction pred;
-    gm_predict_init(&p, c);
-    if (gm_predict_element(&p, id, s->first_flat, s->first_width, &pred)) {
-        want = pred.fused;
-    }
-    int64_t got = gm_buffer_get(&r->fused.buf[id], s->first_flat);
-    return gm_bucket_relation(id, got, want, gm_predict_prior(c, id, s->first_flat));
 }
 
 void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,
@@ -146,8 +141,7 @@ void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm
     if (s->have_first) {
         char where[64];
         gm_bucket_where(c, r, s, where, sizeof where);
-        snprintf(out, size, "%s|%s|%s", gm_bucket_what(c, s->first_id), where,
-                 gm_bucket_how(c, r, s));
+        snprintf(out, size, "%s|%s|%s", gm_bucket_what(c, s->first_id), where, gm_bucket_how(s));
     } else if (s->explained_class >= 0) {
         snprintf(out, size, "class:%s|%s|predicted", gm_class_name((gm_class)s->explained_class),
                  gm_buf_name(s->explained_id));

@@ -22,11 +22,13 @@
  *            "@rows<256", "@rows<1024", "@rows>=1024"
  *     how    what the fused side wrote against what it should have
  *            written (the prediction of gm_predict, else the reference's
- *            value), where values have a meaning (page tables,
- *            swa_out_cache_loc): "0_or_unwritten" (it wrote 0 or kept the
- *            old contents: alike when those are zeros), "-1_vs_0",
- *            "-1_vs_value", "value_vs_-1", "value_vs_0", "other"; in the
- *            lengths and scans, where -1 and 0 mean nothing, "value"
+ *            value), over every unexplained element of that buffer, where
+ *            values have a meaning (page tables, swa_out_cache_loc):
+ *            "value" when any is a wrong value, else "-1" when any
+ *            involves the -1 sentinel (written for a value, or a value
+ *            written for it), else "0_or_unwritten" (it wrote 0 or kept the
+ *            old contents: alike when those are zeros); in the lengths and
+ *            scans, where -1 and 0 mean nothing, always "value"
  *   a run whose inputs break a precondition of SPEC section 3 although
  *   the model compared: "fused_out_of_bounds|undetected|-"
  *   a run whose buffers were not compared:
@@ -39,7 +41,7 @@
  *     difference
  *
  * e.g. "cu_seqlens_k|live@rows<32|value",
- *      "page_table|live|0_or_unwritten",
+ *      "page_table|live|0_or_unwritten", "swa_out_cache_loc|padding|-1",
  *      "unclassified|read swa_mapping|-",
  *      "class:stale_tail|page_table|predicted".
  */
@@ -65,6 +67,7 @@ typedef struct {
     size_t first_flat;
     size_t first_width;     /* the buffer's row width (1 for a vector) */
     bool first_shape;       /* the first unexplained buffer differs in shape */
+    int relation;           /* over that buffer's unexplained elements (gm_bucket.c) */
     int explained_class;    /* the class of the first explained difference, or -1 */
     gm_buf_id explained_id;
 } gm_bucket_seen;
@@ -72,8 +75,11 @@ typedef struct {
 void gm_bucket_seen_init(gm_bucket_seen *s);
 
 /* Notes one differing element: `k` its class (GM_CLASS_UNCLASSIFIED when
- * nothing explains it); the first of each kind is kept. */
-void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k);
+ * nothing explains it); the first of each kind is kept. An unexplained one
+ * brings what the fused side wrote (`got`), what it should have (`want`)
+ * and the old contents (`prior`); width 0: the buffers' shapes differ. */
+void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
+                         int64_t got, int64_t want, int64_t prior);
 
 /* The bucket of a compared run (match or mismatch). */
 void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,

@@ -260,6 +260,23 @@ static gm_class gm_classify_explained(const gm_classify_ctx *ctx, gm_buf_id id, 
     return k;
 }
 
+/* Tells the bucket about one differing element; an unexplained one with
+ * what the fused side should have written (its prediction, else the
+ * reference's value) and the old contents. */
+static void gm_classify_note(const gm_classify_ctx *ctx, gm_bucket_seen *seen, gm_buf_id id,
+                             size_t flat, size_t width, int64_t reference, int64_t fused,
+                             gm_class k) {
+    int64_t want = reference, prior = 0;
+    gm_prediction p;
+    if (k == GM_CLASS_UNCLASSIFIED) {
+        if (gm_predict_element(&ctx->predict, id, flat, width, &p)) {
+            want = p.fused;
+        }
+        prior = gm_predict_prior(ctx->c, id, flat);
+    }
+    gm_bucket_seen_note(seen, id, flat, width, (int)k, fused, want, prior);
+}
+
 /* How many leading columns of a page-table row the verdict compared: all
  * of them (strict), or the live ones. The oracle decides what is live
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
@@ -295,7 +312,7 @@ static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_
             if (x[flat] != y[flat]) {
                 gm_class k = gm_classify_explained(ctx, id, flat, width, x[flat], y[flat],
                                                    gm_classify_page_cell(ctx, id, i, j));
-                gm_bucket_seen_note(seen, id, flat, width, (int)k);
+                gm_classify_note(ctx, seen, id, flat, width, x[flat], y[flat], k);
                 classes |= 1u << k;
             }
         }
@@ -327,7 +344,7 @@ static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_resu
         if (x != y) {
             gm_class cls = gm_classify_explained(ctx, id, k, 1, x, y,
                                                  gm_classify_vector_element(ctx, id, k));
-            gm_bucket_seen_note(seen, id, k, 1, (int)cls);
+            gm_classify_note(ctx, seen, id, k, 1, x, y, cls);
             classes |= 1u << cls;
         }
     }
@@ -352,7 +369,7 @@ static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r
             continue;
         }
         if (!gm_classify_same_shape(r, (gm_buf_id)id)) {
-            gm_bucket_seen_note(seen, (gm_buf_id)id, 0, 0, GM_CLASS_UNCLASSIFIED);
+            gm_bucket_seen_note(seen, (gm_buf_id)id, 0, 0, GM_CLASS_UNCLASSIFIED, 0, 0, 0);
             classes |= 1u << GM_CLASS_UNCLASSIFIED;
         } else if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
             classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id, seen);
