@@ -420,12 +420,12 @@ static void test_buckets(void) {
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_pad_minus_one, "swa_out_cache_loc|padding|-1");
     negative_token_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_page_dropped,
-                  "page_table|live|0_or_unwritten");
+                  "page_tables|live|0_or_unwritten");
     negative_token_case(&c); /* the same bug with a stale tail next to it (strict) */
     c.seq_lens[0] = 1;
     c.req_to_token[0] = -3;
     EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_first_page_dropped,
-                  "page_table|live|0_or_unwritten");
+                  "page_tables|live|0_or_unwritten");
     negative_token_case(&c); /* the stale tail alone */
     c.seq_lens[0] = 1;
     c.req_to_token[0] = -3;
@@ -436,7 +436,7 @@ static void test_buckets(void) {
                   "cu_seqlens_q(strided)|live@rows<32|value");
     negative_mapping_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_mapping_divided,
-                  "swa_page_table|live|-1");
+                  "page_tables|live|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);

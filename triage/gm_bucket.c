@@ -21,12 +21,13 @@ void gm_bucket_seen_init(gm_bucket_seen *s) {
  * sentinel more than a zero, which an unwritten cell also shows. */
 enum { GM_BUCKET_ZERO = 1, GM_BUCKET_SENTINEL, GM_BUCKET_VALUE };
 
-/* Only values with a meaning are told apart: in the page tables and
- * swa_out_cache_loc, -1 (the no-slot sentinel) and 0 (the pad, a sentinel
- * token's page, or a cell left as it was: alike whenever the old contents
- * are zeros, the default). In the lengths and the scans -1 and 0 mean
- * nothing, so any wrong value is "value": else one wrong sum splits into
- * buckets by the inputs' arithmetic. */
+/* Only values with a meaning are told apart. In swa_out_cache_loc: -1
+ * (the no-slot sentinel) and 0 (the pad, or a slot left as it was: alike
+ * whenever the old contents are zeros, the default). In the page tables: 0
+ * or unwritten only (-1 is also the page of a token -1 there, so a wrong
+ * token that reads -1 is just a wrong value). In the lengths and the scans
+ * -1 and 0 mean nothing, so any wrong value is "value": else one wrong sum
+ * splits into buckets by the inputs' arithmetic. */
 static int gm_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t prior) {
     if (id == GM_BUF_CACHE_SEQLENS || id == GM_BUF_CU_SEQLENS_K || id == GM_BUF_CU_SEQLENS_Q) {
         return GM_BUCKET_VALUE;
@@ -34,7 +35,8 @@ static int gm_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t p
     if (got == 0 || got == prior) {
         return GM_BUCKET_ZERO;
     }
-    return got == -1 || want == -1 ? GM_BUCKET_SENTINEL : GM_BUCKET_VALUE;
+    bool sentinel = id == GM_BUF_SWA_OUT_CACHE_LOC && (got == -1 || want == -1);
+    return sentinel ? GM_BUCKET_SENTINEL : GM_BUCKET_VALUE;
 }
 
 void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
@@ -76,6 +78,9 @@ static const char *gm_bucket_q_path(gm_mode mode) {
  * (a scan bug in cu_seqlens_q too in draft_extend; a row bug in
  * swa_page_table too with an SWA model), and the signature lists them. */
 static const char *gm_bucket_what(const gm_case *c, gm_buf_id id) {
+    if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
+        return "page_tables"; /* one row program writes both from one token */
+    }
     return id == GM_BUF_CU_SEQLENS_Q ? gm_bucket_q_path(c->mode) : gm_buf_name(id);
 }
 

@@ -9,10 +9,12 @@
  *
  *   a difference no class explains (the first one, in buffer order then
  *   row-major, as a stack's top frame; the signature lists every buffer):
- *     what   its buffer; cu_seqlens_q is named with its path in the mode,
- *            "cu_seqlens_q(cumsum)", "cu_seqlens_q(strided)" or
- *            "cu_seqlens_q(preset)", the only buffer whose rule depends on
- *            the mode
+ *     what   its buffer; the two page tables are one, "page_tables" (one
+ *            row program writes both from one token, and a bug there shows
+ *            in one or both by the values it reads); cu_seqlens_q is named
+ *            with its path in the mode, "cu_seqlens_q(cumsum)",
+ *            "cu_seqlens_q(strided)" or "cu_seqlens_q(preset)", the only
+ *            buffer whose rule depends on the mode
  *     where  its region: "live" or "tail" (page-table columns the
  *            attention kernel reads, or not), "slots" or "padding"
  *            (swa_out_cache_loc below num_out_tokens, or not), "head"
@@ -22,11 +24,10 @@
  *            "@rows<256", "@rows<1024", "@rows>=1024"
  *     how    what the fused side wrote against what it should have
  *            written (the prediction of gm_predict, else the reference's
- *            value), over every unexplained element of that buffer, where
- *            values have a meaning (page tables, swa_out_cache_loc):
- *            "value" when any is a wrong value, else "-1" when any
- *            involves the -1 sentinel (written for a value, or a value
- *            written for it), else "0_or_unwritten" (it wrote 0 or kept the
+ *            value), over every unexplained element of that buffer:
+ *            "value" when any is a wrong value, else "-1" (only in
+ *            swa_out_cache_loc, where -1 is the sentinel) when any
+ *            involves -1, else "0_or_unwritten" (it wrote 0 or kept the
  *            old contents: alike when those are zeros); in the lengths and
  *            scans, where -1 and 0 mean nothing, always "value"
  *   a run whose inputs break a precondition of SPEC section 3 although
@@ -41,7 +42,7 @@
  *     difference
  *
  * e.g. "cu_seqlens_k|live@rows<32|value",
- *      "page_table|live|0_or_unwritten", "swa_out_cache_loc|padding|-1",
+ *      "page_tables|live|0_or_unwritten", "swa_out_cache_loc|padding|-1",
  *      "unclassified|read swa_mapping|-",
  *      "class:stale_tail|page_table|predicted".
  */
