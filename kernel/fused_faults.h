@@ -9,10 +9,11 @@
  * GPU's block structure (a scan carry lost between warps or blocks) are
  * written in the element functions, so the CPU shows them too.
  *
- * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh) builds
- * the libFuzzer target once per fault and checks that the fuzzer finds it
- * within a fixed exec budget, with a signature that corpus/known.json does
- * not list.
+ * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh
+ * --buckets) builds the libFuzzer target once per fault and checks that a
+ * campaign of a fixed exec budget finds it as 1 to 3 NEW buckets
+ * (triage/gm_bucket.h: root causes, not signatures) that corpus/known.json
+ * does not know and that the correct kernel does not show.
  *
  * Each entry is X(name, "what the bug does", "the SPEC behaviour it
  * breaks") and starts on a line of its own with `X(name,`:
