@@ -27,9 +27,17 @@
 #     --no-build     use the variants already built
 #     --check        exit 1 unless every fault is detected with a new
 #                    signature and "none" finds nothing
+#     --buckets      count NEW buckets instead (issue 10): one campaign per
+#                    fault over the whole budget (no --stop-on-new, no
+#                    minimizing); with --check, exit 1 unless each fault
+#                    gives 1 to 3 new buckets that are its doing, a pair
+#                    a+b (both planted, -DGMFUZZ_FAULT=a+b) at least 2, and
+#                    "none" 0
 #
 # Prints one line per fault:
 #   fault  detected  seconds  execs  signature
+# or, with --buckets:
+#   fault  buckets  theirs  signatures  first-bucket-seconds  the buckets
 # and the median seconds over the faults detected. The seconds are from the
 # campaign's start to the failure file's time (the engine's start-up and
 # the seed corpus included); execs is libFuzzer's count at the failure.
@@ -44,6 +52,7 @@ jobs_build="$(nproc 2>/dev/null || echo 2)"
 do_build=1
 do_run=1
 check=0
+buckets=0
 cold=()
 faults=()
 
@@ -59,6 +68,7 @@ while [ $# -gt 0 ]; do
     --no-build) do_build=0; shift ;;
     --check) check=1; shift ;;
     --cold) cold=(--no-seeds --no-dict); shift ;;
+    --buckets) buckets=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "detect_faults: unknown option $1" >&2; exit 2 ;;
     *) faults+=("$1"); shift ;;
@@ -79,7 +89,7 @@ if ! command -v clang >/dev/null 2>&1; then
   exit 77
 fi
 
-build_variant() {  # fault
+build_variant() {  # fault (a+b: both planted)
   local fault="$1" flag="$1"
   [ "$fault" = none ] && flag=""
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
@@ -213,6 +223,63 @@ detect() {  # fault
   row "$fault" "NO" - - "exit $last_rc$note; see $out/$fault.summary.*"
   return 1
 }
+
+# --buckets: the NEW buckets of one campaign over the whole budget. A bucket
+# is the fault's doing when its failure does not replay on the correct
+# kernel (as `attributed`); the others are gaps of corpus/known.json.
+bucket_row() { printf '%-40s %7s %7s %10s %8s  %s\n' "$@" | tee -a "$table"; }
+
+count_buckets() {  # fault
+  local fault="$1" dir="$out/$1" variant="$build/variants/$1" rc=0 n=0 theirs=0 sigs first
+  local args=(fuzz --target "$variant/gmfuzz-libfuzzer-cpu" --jobs 1 --seed "$seed"
+              --time "$time_limit" --no-minimize --out "$dir" "${cold[@]}")
+  [ -n "$runs" ] && args+=(--runs "$runs")
+  rm -rf "$dir" "$dir".*
+  "$variant/gmfuzz" "${args[@]}" >"$dir.summary" 2>"$dir.stderr" || rc=$?
+  if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+    bucket_row "$fault" - - - - "broken campaign (exit $rc); see $dir.summary"
+    return 1
+  fi
+  local names=() all="$dir.summary"
+  [ -f "$dir/summary.txt" ] && all="$dir/summary.txt"  # every bucket, not the screen's
+  while IFS=$'\t' read -r key failure; do
+    n=$((n + 1))
+    if attributed "$failure" "$dir.replay.$n"; then
+      theirs=$((theirs + 1))
+      names+=("$key")
+    else
+      names+=("($key: the correct kernel too)")
+    fi
+  done < <(awk '/^  bucket / && !/known to the baseline/ {
+                  key = $0; sub(/^  bucket /, "", key); sub(/: [0-9]+ signatures?, .*/, "", key)
+                  f = $0; sub(/.*; (failure|repro): /, "", f); sub(/ \(bs [0-9]+\)$/, "", f)
+                  print key "\t" f }' "$all")
+  sigs="$(sed -nE 's/^  found ([0-9]+) new signatures? .*/\1/p' "$all" | head -1)"
+  sigs="${sigs:-0}"
+  first="$(awk '/^  signature / { s = $0; sub(/.* first after /, "", s); sub(/ s and .*/, "", s)
+                                   if (best == "" || s + 0 < best + 0) best = s }
+                END { print (best == "" ? "-" : best) }' "$all")"
+  bucket_row "$fault" "$n" "$theirs" "$sigs" "$first" "$(IFS=' '; echo "${names[*]:-}")"
+  [ "$check" = 1 ] || return 0
+  case "$fault" in
+    none) [ "$n" -eq 0 ] ;;
+    *+*) [ "$theirs" -ge 2 ] ;;
+    *) [ "$theirs" -ge 1 ] && [ "$n" -le 3 ] ;;
+  esac
+}
+
+if [ "$buckets" = 1 ]; then
+  bucket_row fault buckets theirs signatures first_s buckets
+  for fault in "${faults[@]}"; do
+    count_buckets "$fault" || failed=$((failed + 1))
+  done
+  echo "table: $table" >&2
+  if [ "$check" = 1 ] && [ "$failed" -gt 0 ]; then
+    echo "detect_faults: $failed of ${#faults[@]} not as expected" >&2
+    exit 1
+  fi
+  exit 0
+fi
 
 row fault detected seconds execs signature
 for fault in "${faults[@]}"; do

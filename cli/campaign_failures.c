@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gm_json.h"
+#include "gm_repro.h"
 #include "gm_repro_fields.h"
 
 void campaign_failures_init(campaign_failures *f) {
@@ -81,10 +83,10 @@ static bool campaign_failures_remember(campaign_failures *f, size_t slot, const 
 }
 
 static campaign_signature *campaign_failures_signature(campaign_failures *f, const char *sig,
-                                                       bool *is_new) {
+                                                       const char *bucket, bool *is_new) {
     *is_new = false;
     for (size_t i = 0; i < f->n_sigs; i++) {
-        if (strcmp(f->sigs[i].signature, sig) == 0) {
+        if (strcmp(f->sigs[i].signature, sig) == 0 && strcmp(f->sigs[i].bucket, bucket) == 0) {
             return &f->sigs[i];
         }
     }
@@ -100,6 +102,7 @@ static campaign_signature *campaign_failures_signature(campaign_failures *f, con
     campaign_signature *s = &f->sigs[f->n_sigs++];
     memset(s, 0, sizeof *s);
     snprintf(s->signature, sizeof s->signature, "%s", sig);
+    snprintf(s->bucket, sizeof s->bucket, "%s", bucket);
     *is_new = true;
     return s;
 }
@@ -111,12 +114,13 @@ typedef struct {
     double at_s;
     uint64_t execs;
     const char *signature;
+    const char *bucket;
 } campaign_failure_file;
 
 /* Adds the file to its signature; true when that signature is new. */
 static bool campaign_failures_add(campaign_failures *f, const campaign_failure_file *file) {
     bool is_new = false;
-    campaign_signature *s = campaign_failures_signature(f, file->signature, &is_new);
+    campaign_signature *s = campaign_failures_signature(f, file->signature, file->bucket, &is_new);
     if (s == NULL) {
         return false;
     }
@@ -135,14 +139,47 @@ static bool campaign_failures_add(campaign_failures *f, const campaign_failure_f
     return is_new;
 }
 
+/* Failure files up to this size are read whole for their bucket. */
+#define CAMPAIGN_FAILURES_WHOLE_MAX (256 * 1024)
+
 static double campaign_failures_seconds_since(struct timespec t, struct timespec start) {
     return (double)(t.tv_sec - start.tv_sec) + (double)(t.tv_nsec - start.tv_nsec) * 1e-9;
 }
 
-/* Reads one new failure file; true when it brought a new signature. Only
- * the few fields needed are read (gm_repro_fields.h): an unminimized
+/* The bucket of a failure file, from its recorded outputs (the whole
+ * document); false when it is not a reproducer. */
+static bool campaign_failures_bucket_of(const char *path, char *out, size_t size) {
+    gm_limits limits;
+    gm_limits_default(&limits);
+    gm_doc doc;
+    gm_doc_init(&doc);
+    gm_error err = {0};
+    bool ok = gm_json_read_file(path, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO;
+    if (ok) {
+        gm_finding now;
+        gm_repro_recorded_finding(&doc, &now);
+        snprintf(out, size, "%s", now.bucket);
+    }
+    gm_doc_free(&doc);
+    return ok;
+}
+
+/* The bucket a signature already has, or NULL. */
+static const char *campaign_failures_known_bucket(const campaign_failures *f, const char *sig) {
+    for (size_t i = 0; i < f->n_sigs; i++) {
+        if (strcmp(f->sigs[i].signature, sig) == 0) {
+            return f->sigs[i].bucket;
+        }
+    }
+    return NULL;
+}
+
+/* Reads one new failure file; true when it brought a new signature. The
+ * few fields needed are read first (gm_repro_fields.h): an unminimized
  * failure can be megabytes, and the whole document would take the
- * driver's loop a second to build. */
+ * driver's loop a second to build. The bucket needs the recorded outputs:
+ * a small file is read whole for it; a large one of a known signature
+ * takes that signature's bucket. */
 static bool campaign_failures_read(campaign_failures *f, const char *path, struct timespec start) {
     struct stat st;
     static gm_repro_fields fields;
@@ -154,9 +191,19 @@ static bool campaign_failures_read(campaign_failures *f, const char *path, struc
                  err.msg[0] ? err.msg : "not a reproducer with a signature");
         return false;
     }
+    char computed[GM_BUCKET_MAX];
+    const char *bucket = st.st_size > CAMPAIGN_FAILURES_WHOLE_MAX
+                             ? campaign_failures_known_bucket(f, fields.finding.signature)
+                             : NULL;
+    if (bucket == NULL && !campaign_failures_bucket_of(path, computed, sizeof computed)) {
+        f->unreadable++;
+        snprintf(f->last_problem, sizeof f->last_problem, "%.400s: not a whole reproducer", path);
+        return false;
+    }
     campaign_failure_file file = {path, (long long)st.st_size,
                                   campaign_failures_seconds_since(st.st_mtim, start),
-                                  fields.found_execs, fields.finding.signature};
+                                  fields.found_execs, fields.finding.signature,
+                                  bucket ? bucket : computed};
     return campaign_failures_add(f, &file);
 }
 
@@ -212,8 +259,34 @@ static int campaign_failures_order(const void *a, const void *b) {
     return strcmp(x->signature, y->signature);
 }
 
+/* After the time order: each bucket's signatures together, the buckets in
+ * the order of their first signature. Quadratic, over the few thousand
+ * signatures a campaign has at most. */
+static void campaign_failures_group(campaign_failures *f) {
+    campaign_signature *grouped = malloc(f->n_sigs * sizeof *grouped);
+    bool *taken = calloc(f->n_sigs, sizeof *taken);
+    size_t n = 0;
+    for (size_t i = 0; grouped != NULL && taken != NULL && i < f->n_sigs; i++) {
+        if (taken[i]) {
+            continue;
+        }
+        for (size_t j = i; j < f->n_sigs; j++) {
+            if (!taken[j] && strcmp(f->sigs[j].bucket, f->sigs[i].bucket) == 0) {
+                grouped[n++] = f->sigs[j];
+                taken[j] = true;
+            }
+        }
+    }
+    if (grouped != NULL && taken != NULL) {
+        memcpy(f->sigs, grouped, f->n_sigs * sizeof *grouped);
+    } /* else: out of memory, the time order stays */
+    free(grouped);
+    free(taken);
+}
+
 void campaign_failures_sort(campaign_failures *f) {
     if (f->n_sigs > 1) {
         qsort(f->sigs, f->n_sigs, sizeof *f->sigs, campaign_failures_order);
+        campaign_failures_group(f);
     }
 }

@@ -3,7 +3,8 @@
  * fuzz_check writes every failing input there (an unminimized
  * gmfuzz-repro-v1, failure-<hash>-<pid>-<execs>.json, written atomically)
  * before the target aborts. The driver reads each new file once, groups
- * the files by their "signature" field, and keeps for each signature the
+ * the files by their bucket (classified from the file's recorded outputs,
+ * gm_repro_recorded_finding) and "signature" field, and keeps for each signature the
  * smallest file (the one to minimize) and when it was first seen. Files
  * are never moved or deleted.
  */
@@ -19,6 +20,8 @@
 
 typedef struct {
     char signature[GM_SIGNATURE_MAX];
+    char bucket[GM_BUCKET_MAX]; /* its root-cause key (gm_bucket.h): a signature is kept
+                                   per bucket, the finer key inside it */
     size_t count;           /* failure files with this signature */
     char *smallest;         /* path of the smallest of them */
     long long smallest_bytes;
@@ -52,8 +55,9 @@ size_t campaign_failures_scan(campaign_failures *f, const char *dir, struct time
 size_t campaign_failures_scan_some(campaign_failures *f, const char *dir, struct timespec start,
                                    size_t max_files, double budget_s, bool *more);
 
-/* Orders the signatures by when they were first found (then by name), the
- * order of the summary. */
+/* Orders the signatures by bucket, the buckets by when their first
+ * signature was found, and inside a bucket by when each was first found
+ * (then by name): the order of the summary. */
 void campaign_failures_sort(campaign_failures *f);
 
 /* Whether `name` is a failure file name (failure-*.json). */

@@ -77,8 +77,10 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
         snprintf(out->note, sizeof out->note, "minimized case replays as %s", f->signature);
     }
     out->bs_final = c->bs;
-    char slug[GM_SIGNATURE_MAX];
-    campaign_repro_slug(sig->signature, slug, sizeof slug);
+    char slug[GM_SIGNATURE_MAX], key[GM_BUCKET_MAX + GM_SIGNATURE_MAX + 4];
+    /* bucket first ("<bucket>..<signature>"): a bucket's files sort together */
+    snprintf(key, sizeof key, "%s||%s", sig->bucket, sig->signature);
+    campaign_repro_slug(sig->bucket[0] != '\0' ? key : sig->signature, slug, sizeof slug);
     if (snprintf(out->path, sizeof out->path, "%s/%s.json", s->repros, slug) >=
         (int)sizeof out->path) {
         snprintf(out->note, sizeof out->note, "%.200s: path too long", s->repros);

@@ -1,5 +1,7 @@
 /* campaign_repro: turns one signature's representative failure (its
- * smallest saved file) into DIR/repros/<slug>.json: replayed to confirm the
+ * smallest saved file) into DIR/repros/<slug>.json, the slug of
+ * "<bucket>||<signature>" (bucket first, so that a bucket's reproducers
+ * sort together): replayed to confirm the
  * signature, minimized keeping it (triage/gm_minimize.h), run once more and
  * written as a complete gmfuzz-repro-v1 with found.by = the engine and
  * found.execs and found.at of the first failure with that signature. */

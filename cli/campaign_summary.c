@@ -1,6 +1,7 @@
 #include "campaign_summary.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "campaign_status.h"
 #include "report_format.h"
@@ -40,11 +41,95 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
     }
 }
 
+/* ---- buckets: the signatures are grouped by bucket (campaign_failures_sort) */
+
+/* The end of the bucket that starts at signature `i`. */
+static size_t campaign_summary_bucket_end(const campaign_failures *f, size_t i) {
+    size_t j = i + 1;
+    while (j < f->n_sigs && strcmp(f->sigs[j].bucket, f->sigs[i].bucket) == 0) {
+        j++;
+    }
+    return j;
+}
+
+/* Whether any signature of the bucket [i, end) is new. */
+static bool campaign_summary_bucket_is_new(const campaign_summary *s, size_t i, size_t end) {
+    for (size_t k = i; k < end; k++) {
+        if (campaign_summary_is_new(s, k)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+size_t campaign_summary_new_buckets(const campaign_summary *s, size_t *all) {
+    const campaign_failures *f = s->failures;
+    size_t fresh = 0, n = 0;
+    for (size_t i = 0; i < f->n_sigs; i = campaign_summary_bucket_end(f, i)) {
+        n++;
+        fresh += campaign_summary_bucket_is_new(s, i, campaign_summary_bucket_end(f, i)) ? 1 : 0;
+    }
+    if (all != NULL) {
+        *all = n;
+    }
+    return fresh;
+}
+
+/* The bucket's smallest reproducer: the fewest rows, then the first. */
+static const char *campaign_summary_bucket_repro(const campaign_summary *s, size_t i, size_t end,
+                                                 size_t *bs) {
+    const char *best = NULL;
+    for (size_t k = i; s->repros != NULL && k < end; k++) {
+        const campaign_repro *r = &s->repros[k];
+        if (r->path[0] != '\0' && (best == NULL || r->bs_final < *bs)) {
+            best = r->path;
+            *bs = r->bs_final;
+        }
+    }
+    return best;
+}
+
+/* "  bucket <key>: N signatures, M inputs[ (known ...)]; repro: <path> (bs B)" */
+static void campaign_summary_bucket(FILE *out, const campaign_summary *s, size_t i, size_t end) {
+    const campaign_failures *f = s->failures;
+    size_t inputs = 0, bs = 0;
+    for (size_t k = i; k < end; k++) {
+        inputs += f->sigs[k].count;
+    }
+    const char *repro = campaign_summary_bucket_repro(s, i, end, &bs);
+    fprintf(out, "  bucket %s: %zu signature%s, %zu input%s%s",
+            f->sigs[i].bucket[0] ? f->sigs[i].bucket : "-",
+            end - i, end - i == 1 ? "" : "s", inputs, inputs == 1 ? "" : "s",
+            campaign_summary_bucket_is_new(s, i, end) ? "" : " (known to the baseline)");
+    if (repro != NULL) {
+        fprintf(out, "; repro: %s (bs %zu)\n", repro, bs);
+    } else {
+        fprintf(out, "; failure: %s\n", f->sigs[i].smallest);
+    }
+}
+
+static void campaign_summary_buckets(FILE *out, const campaign_summary *s, size_t max_buckets) {
+    const campaign_failures *f = s->failures;
+    size_t all = 0, fresh = campaign_summary_new_buckets(s, &all), shown = 0;
+    fprintf(out, "  found %zu new bucket%s (%zu of %zu buckets; a bucket is one root cause):\n",
+            fresh, fresh == 1 ? "" : "s", fresh, all);
+    for (size_t i = 0; i < f->n_sigs; i = campaign_summary_bucket_end(f, i)) {
+        if (max_buckets > 0 && shown == max_buckets) {
+            fprintf(out, "  ... and %zu more bucket%s: all of them are in %s/summary.txt\n",
+                    all - shown, all - shown == 1 ? "" : "s", s->setup->dir);
+            break;
+        }
+        campaign_summary_bucket(out, s, i, campaign_summary_bucket_end(f, i));
+        shown++;
+    }
+}
+
 static void campaign_summary_signature(FILE *out, const campaign_summary *s, size_t i) {
     const campaign_signature *sig = &s->failures->sigs[i];
     fprintf(out, "  signature %s: %zu input%s, first after %.2f s and %" PRIu64 " execs%s\n",
             sig->signature, sig->count, sig->count == 1 ? "" : "s", sig->first_s,
             sig->first_execs, campaign_summary_is_new(s, i) ? "" : " (known to the baseline)");
+    fprintf(out, "    bucket: %s\n", sig->bucket[0] ? sig->bucket : "-");
     if (s->repros == NULL) {
         fprintf(out, "    failure: %s\n", sig->smallest);
         return;
@@ -80,6 +165,7 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
     if (f->n_sigs == 0) {
         fprintf(out, "  found nothing new\n");
     } else {
+        campaign_summary_buckets(out, s, max_signatures);
         fprintf(out, "  found %zu new signature%s (%zu of %zu signatures; %zu failing inputs):\n",
                 fresh, fresh == 1 ? "" : "s", fresh, f->n_sigs, f->files - f->unreadable);
     }

@@ -1,7 +1,9 @@
 /* campaign_summary: the one-screen account of a finished campaign, printed
  * on stdout and written, with every signature, to DIR/summary.txt. Its
- * lines are also meant for scripts: "  signature <sig>: ..." lines, one per
- * signature, each followed by its "    repro: <path> (...)" line. */
+ * lines are also meant for scripts: first "  bucket <key>: ..." lines, one
+ * per bucket (gm_bucket.h), with its smallest reproducer; then
+ * "  signature <sig>: ..." lines, one per signature, grouped by bucket, each
+ * followed by its "    bucket: <key>" and "    repro: <path> (...)" lines. */
 #ifndef CAMPAIGN_SUMMARY_H
 #define CAMPAIGN_SUMMARY_H
 
@@ -34,6 +36,10 @@ typedef struct {
     const char *report;            /* DIR/report.html once the reports are written */
     int exit_code;
 } campaign_summary;
+
+/* How many buckets are new (one of their signatures is); `all`, when not
+ * NULL, gets how many buckets there are. */
+size_t campaign_summary_new_buckets(const campaign_summary *s, size_t *all);
 
 /* How many signatures are new: not known to the user's baseline. */
 size_t campaign_summary_new(const campaign_summary *s);

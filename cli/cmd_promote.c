@@ -2,8 +2,9 @@
  *     [reader limits]
  *
  * Adds reproducers to the regression corpus (triage/gm_promote.h), each
- * file named after its signature the way a campaign names its repros/
- * files (campaign_repro_slug). One line per reproducer:
+ * file named after its bucket and signature the way a campaign names its
+ * repros/ files (campaign_repro_slug of "<bucket>||<signature>"). One line
+ * per reproducer:
  *
  *   added DIR/NAME.json: SIGNATURE (N bytes)
  *   replaced DIR/OLD.json (N bytes) by DIR/NAME.json (M bytes): SIGNATURE
@@ -149,7 +150,11 @@ static void cmd_promote_one(gm_backend *b, const gm_promote_options *po, const c
         t->refused++;
         t->rc = cmd_promote_worse(t->rc, CLI_EXIT_FINDING);
     } else {
-        campaign_repro_slug(cand.finding.signature, slug, sizeof slug);
+        /* bucket first, as a campaign names its repros/ files */
+        char key[GM_BUCKET_MAX + GM_SIGNATURE_MAX + 4];
+        snprintf(key, sizeof key, "%s||%s", cand.finding.bucket, cand.finding.signature);
+        campaign_repro_slug(cand.finding.bucket[0] != '\0' ? key : cand.finding.signature, slug,
+                            sizeof slug);
         snprintf(name, sizeof name, "%s.json", slug);
         if (gm_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
                               &err)) {

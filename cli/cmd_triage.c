@@ -166,6 +166,24 @@ static void cmd_triage_table(const gm_rundir *r) {
     }
 }
 
+/* The buckets first (one root cause each, new first): what a person reads
+ * to tell one bug from many. */
+static void cmd_triage_buckets(const gm_rundir *r) {
+    char cell[4200];
+    printf("%-16s %6s %6s  %s  |  %s\n", "BUCKET STATUS", "SIGS", "INPUTS", "BUCKET",
+           "SMALLEST REPRODUCER");
+    for (size_t b = 0; b < r->n_buckets; b++) {
+        const gm_rundir_bucket *k = &r->buckets[b];
+        char status[32];
+        cmd_triage_smallest(r, &r->sigs[k->smallest], cell, sizeof cell);
+        printf("%-16s %6zu %6zu  %s  |  %s\n",
+               k->fresh ? "NEW" : cmd_triage_status(&r->sigs[k->sigs[0]], status, sizeof status),
+               k->n_sigs, k->inputs, k->key, cell);
+    }
+    printf("%zu bucket%s, %zu new\n\n", r->n_buckets, r->n_buckets == 1 ? "" : "s",
+           gm_rundir_new_buckets(r));
+}
+
 static void cmd_triage_totals(const gm_rundir *r) {
     printf("%zu signature%s, %zu new, %zu input%s (%zu unreadable)\n", r->n_sigs,
            r->n_sigs == 1 ? "" : "s", gm_rundir_new(r), r->inputs, r->inputs == 1 ? "" : "s",
@@ -179,6 +197,7 @@ static void cmd_triage_totals(const gm_rundir *r) {
 static void cmd_triage_print(const gm_rundir *r, const char *baseline) {
     printf("%s: %s, baseline %s\n", r->path,
            r->is_campaign ? "run folder" : "folder of reproducers", baseline != NULL ? baseline : "none (--strict-baseline)");
+    cmd_triage_buckets(r);
     cmd_triage_table(r);
     cmd_triage_totals(r);
 }

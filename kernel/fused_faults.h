@@ -9,15 +9,21 @@
  * GPU's block structure (a scan carry lost between warps or blocks) are
  * written in the element functions, so the CPU shows them too.
  *
- * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh) builds
- * the libFuzzer target once per fault and checks that the fuzzer finds it
- * within a fixed exec budget, with a signature that corpus/known.json does
- * not list.
+ * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh
+ * --buckets) builds the libFuzzer target once per fault and checks that a
+ * campaign of a fixed exec budget finds it as 1 to 3 NEW buckets
+ * (triage/gm_bucket.h: root causes, not signatures) that corpus/known.json
+ * does not know and that the correct kernel does not show.
  *
  * Each entry is X(name, "what the bug does", "the SPEC behaviour it
  * breaks") and starts on a line of its own with `X(name,`:
  * kernel/CMakeLists.txt reads the names from this file to validate
  * GMFUZZ_FAULT, so keep that form.
+ *
+ * The last four write a wrong value only where an accepted class's cause
+ * is present (issue 10): a classifier that attributes a class by its cause
+ * alone cannot see them; one that checks both values against the class's
+ * predicted ones (triage/gm_predict.c) must.
  *
  * Deliberately absent: truncating swa_out_cache_loc to int32. The legacy
  * path truncates too (SPEC section 4, swa_int32_truncation), so that bug
@@ -70,7 +76,24 @@
     X(loc_guard_dropped,                                                                           \
       "the SWA-out program looks up mapping[loc] without the loc < 0 guard",                       \
       "SPEC 3 SWA-out: a negative loc gives -1 without a lookup (else mapping[-1] is read out "    \
-      "of bounds)")
+      "of bounds)")                                                                               \
+    X(absent_out_pad_minus_one,                                                                    \
+      "with no out_cache_loc the SWA-out programs fill the buffer with the -1 sentinel, "          \
+      "not zeros",                                                                                 \
+      "SPEC 3 SWA-out: with no out_cache_loc the whole buffer becomes zeros "                      \
+      "(hides under out_cache_loc_absent)")                                                        \
+    X(negative_tok_page_dropped,                                                                   \
+      "a page whose token is negative and not a multiple of P is not written to page_table",       \
+      "SPEC 3 row program: page_table[i][p] = tok / P for every p < max_seq_pages "                \
+      "(hides under negative_token_rounding)")                                                     \
+    X(negative_q_stride_shifted,                                                                   \
+      "for a negative q_stride, draft_extend_v2 writes cu_seqlens_q[1+k] = k * q_stride",          \
+      "SPEC 3 scan: cu_seqlens_q[1+k] = int32((k+1) * q_stride) (hides under negative_q_stride)")  \
+    X(negative_swa_mapping_divided,                                                                \
+      "the SWA page table tests the slot with == -1, not < 0: a mapping value below -1 is "        \
+      "divided",                                                                                   \
+      "SPEC 3 row program: swa_page_table = -1 for any negative slot "                             \
+      "(hides under negative_swa_mapping)")
 
 /* The scan faults' segment lengths: a CUDA warp, and the scan program's
  * block (FUSED_CUDA_THREADS rows per chunk). */

@@ -122,6 +122,11 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
 #endif
     int64_t tok = FUSED_READ(ctx, FUSED_BUF_REQ_TO_TOKEN, p->req_to_token, flat,
                              p->req_to_token_rows * p->req_to_token_stride);
+#if defined(GMFUZZ_FAULT_NEGATIVE_TOK_PAGE_DROPPED)
+    /* PLANTED FAULT negative_tok_page_dropped: where truncation and floor
+     * disagree, the page is skipped. */
+    if (!(tok < 0 && tok % p->page_size != 0))
+#endif
     FUSED_WRITE_CELL(ctx, FUSED_BUF_PAGE_TABLE, p->page_table, i, page, p->page_table_stride,
                      p->bs, (int32_t)fused_div_trunc(tok, p->page_size));
     if (p->swa_page_table == 0) {
@@ -143,6 +148,12 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
     FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
                      p->page_table_stride + 1, p->bs,
                      swa < 0 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
+#elif defined(GMFUZZ_FAULT_NEGATIVE_SWA_MAPPING_DIVIDED)
+    /* PLANTED FAULT negative_swa_mapping_divided: only -1 is taken for the
+     * sentinel; other negative slots are divided. */
+    FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
+                     p->page_table_stride, p->bs,
+                     swa == -1 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
 #else
     FUSED_WRITE_CELL(ctx, FUSED_BUF_SWA_PAGE_TABLE, p->swa_page_table, i, page,
                      p->page_table_stride, p->bs,
@@ -211,6 +222,12 @@ FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32
         /* PLANTED FAULT strided_q_off_by_one: k strides instead of k + 1. */
         FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
                     fused_low32((uint64_t)k * (uint64_t)p->q_stride));
+#elif defined(GMFUZZ_FAULT_NEGATIVE_Q_STRIDE_SHIFTED)
+        /* PLANTED FAULT negative_q_stride_shifted: the negative stride's
+         * path counts k strides. */
+        uint64_t strides = (uint64_t)(p->q_stride < 0 ? k : k + 1);
+        FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
+                    fused_low32(strides * (uint64_t)p->q_stride));
 #else
         FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_Q, p->cu_seqlens_q, k + 1, p->bs + 1,
                     fused_low32((uint64_t)(k + 1) * (uint64_t)p->q_stride));
@@ -223,7 +240,13 @@ FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32
  * negative location, 0 past num_out_tokens. */
 FUSED_FN void fused_swa_out_slot(FUSED_CTX *ctx, int64_t t) {
     const fused_params *p = FUSED_P(ctx);
+#if defined(GMFUZZ_FAULT_ABSENT_OUT_PAD_MINUS_ONE)
+    /* PLANTED FAULT absent_out_pad_minus_one: no locations, no slots: the
+     * sentinel is written. */
+    int64_t value = p->out_cache_loc == 0 ? -1 : 0;
+#else
     int64_t value = 0;
+#endif
 #if defined(GMFUZZ_FAULT_SWA_OUT_IGNORES_NUM_OUT_TOKENS)
     /* PLANTED FAULT swa_out_ignores_num_out_tokens: bounded by out_len
      * alone whenever out_cache_loc is given. */

@@ -115,7 +115,11 @@ size_t report_facts_list(const report_view *v, report_fact out[REPORT_FACTS_MAX]
 }
 
 void report_facts_verdict(const report_view *v, char *out, size_t size) {
-    if (v->n_new > 0) {
+    size_t buckets = gm_rundir_new_buckets(v->run);
+    if (v->n_new > 0 && buckets > 0) {
+        snprintf(out, size, "%zu new signature%s in %zu new bucket%s", v->n_new,
+                 v->n_new == 1 ? "" : "s", buckets, buckets == 1 ? "" : "s");
+    } else if (v->n_new > 0) {
         snprintf(out, size, "%zu new signature%s", v->n_new, v->n_new == 1 ? "" : "s");
     } else if (v->run->n_sigs > 0) {
         snprintf(out, size, "nothing new");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_buckets.h"
 #include "report_chart.h"
 #include "report_escape.h"
 #include "report_facts.h"
@@ -184,6 +185,7 @@ void report_html_build(const report_view *v, report_text *out) {
     report_html_head(v, verdict, out);
     report_html_header(v, verdict, out);
     report_text_put(out, "<main>\n");
+    report_buckets_html(v, out);
     report_html_charts(v, out);
     report_html_table(v, out);
     report_text_put(out, "</main>\n<footer>Written by gmfuzz " GMFUZZ_VERSION ". The same run: "

@@ -175,13 +175,18 @@ static void report_json_sig_finding(cJSON *o, const gm_rundir_signature *s, bool
                     report_json_names(s->finding.buffers, GM_BUF_COUNT, report_json_buf_name), ok);
 }
 
-static cJSON *report_json_signature(const gm_rundir_signature *s, const char *out_dir) {
+static cJSON *report_json_signature(const gm_rundir *r, const gm_rundir_signature *s,
+                                    const char *out_dir) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     if (o == NULL) {
         return NULL;
     }
     report_json_sig_finding(o, s, &ok);
+    report_json_put(o, "bucket",
+                    r->n_buckets > 0 ? cJSON_CreateString(r->buckets[s->bucket].key)
+                                     : cJSON_CreateNull(),
+                    &ok);
     report_json_put(o, "count", cJSON_CreateNumber((double)s->count), &ok);
     report_json_put(o, "first_seen", report_json_str(s->first_seen), &ok);
     report_json_put(o, "last_seen", report_json_str(s->last_seen), &ok);
@@ -202,7 +207,57 @@ static cJSON *report_json_signature(const gm_rundir_signature *s, const char *ou
 static cJSON *report_json_signatures(const report_view *v, const char *out_dir) {
     cJSON *list = cJSON_CreateArray();
     for (size_t k = 0; list != NULL && k < v->run->n_sigs; k++) {
-        cJSON *item = report_json_signature(report_view_sig(v, k), out_dir);
+        cJSON *item = report_json_signature(v->run, report_view_sig(v, k), out_dir);
+        if (item == NULL || !cJSON_AddItemToArray(list, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* {"bucket", "new", "signatures": [...], "inputs", "smallest", "baseline"}:
+ * one root cause, the new ones first. */
+static cJSON *report_json_bucket(const report_view *v, const gm_rundir_bucket *b,
+                                 const char *out_dir) {
+    const gm_rundir *r = v->run;
+    bool ok = true;
+    cJSON *o = cJSON_CreateObject();
+    cJSON *sigs = cJSON_CreateArray();
+    for (size_t j = 0; sigs != NULL && j < b->n_sigs; j++) {
+        cJSON *name = cJSON_CreateString(r->sigs[b->sigs[j]].finding.signature);
+        if (name == NULL || !cJSON_AddItemToArray(sigs, name)) {
+            cJSON_Delete(name);
+            ok = false;
+        }
+    }
+    if (o == NULL) {
+        cJSON_Delete(sigs);
+        return NULL;
+    }
+    const gm_rundir_signature *small = &r->sigs[b->smallest];
+    report_json_put(o, "bucket", cJSON_CreateString(b->key), &ok);
+    report_json_put(o, "new", cJSON_CreateBool(b->fresh), &ok);
+    report_json_put(o, "signatures", sigs, &ok);
+    report_json_put(o, "inputs", cJSON_CreateNumber((double)b->inputs), &ok);
+    const char *file = small->repro != NULL ? small->repro : small->smallest;
+    report_json_put(o, "smallest", report_json_path(out_dir, file), &ok);
+    report_json_put(o, "smallest_bs", gm_json_int(small->smallest_bs), &ok);
+    report_json_put(o, "baseline", b->baseline.known ? report_json_baseline(&b->baseline)
+                                                     : cJSON_CreateNull(),
+                    &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *report_json_buckets(const report_view *v, const char *out_dir) {
+    cJSON *list = cJSON_CreateArray();
+    for (size_t b = 0; list != NULL && b < v->run->n_buckets; b++) {
+        cJSON *item = report_json_bucket(v, &v->run->buckets[b], out_dir);
         if (item == NULL || !cJSON_AddItemToArray(list, item)) {
             cJSON_Delete(item);
             cJSON_Delete(list);
@@ -225,6 +280,8 @@ static cJSON *report_json_verdict(const report_view *v) {
     report_json_put(o, "new", cJSON_CreateNumber((double)v->n_new), &ok);
     report_json_put(o, "known", cJSON_CreateNumber((double)(r->n_sigs - v->n_new)), &ok);
     report_json_put(o, "triaged", cJSON_CreateNumber((double)v->n_triaged), &ok);
+    report_json_put(o, "buckets", cJSON_CreateNumber((double)r->n_buckets), &ok);
+    report_json_put(o, "new_buckets", cJSON_CreateNumber((double)gm_rundir_new_buckets(r)), &ok);
     report_json_put(o, "inputs", cJSON_CreateNumber((double)r->inputs), &ok);
     report_json_put(o, "unreadable", cJSON_CreateNumber((double)r->unreadable), &ok);
     report_json_put(o, "last_problem", report_json_str(r->unreadable > 0 ? r->last_problem : NULL),
@@ -253,6 +310,7 @@ static cJSON *report_json_document(const report_view *v, const char *out_dir) {
                     &ok);
     report_json_put(root, "classes", report_json_classes(r), &ok);
     report_json_put(root, "samples", report_json_samples(r), &ok);
+    report_json_put(root, "buckets", report_json_buckets(v, out_dir), &ok);
     report_json_put(root, "signatures", report_json_signatures(v, out_dir), &ok);
     if (!ok) {
         cJSON_Delete(root);

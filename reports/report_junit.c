@@ -95,7 +95,13 @@ static void report_junit_failure(const report_view *v, size_t k, report_text *ou
     report_escape_xml_attr(out, s->finding.signature);
     report_text_put(out, ": ");
     report_escape_xml_attr(out, what);
-    report_text_put(out, "\" type=\"new_signature\">reproducer: ");
+    report_text_put(out, "\" type=\"new_signature\">");
+    if (v->run->n_buckets > 0) {
+        report_text_put(out, "bucket: ");
+        report_escape_xml(out, v->run->buckets[s->bucket].key);
+        report_text_put(out, "\n");
+    }
+    report_text_put(out, "reproducer: ");
     report_escape_xml(out, link != NULL ? link : "none");
     report_text_put(out, "\nfirst difference: ");
     report_escape_xml(out, what);
@@ -120,10 +126,17 @@ static void report_junit_known(const gm_rundir_signature *s, report_text *out) {
     }
 }
 
+/* classname: the signature's bucket (its root cause), so that CI groups
+ * the signatures of one bug; the mode where the folder has no buckets. */
 static void report_junit_sig_case(const report_view *v, size_t k, report_text *out) {
     const gm_rundir_signature *s = report_view_sig(v, k);
-    report_text_printf(out, "    <testcase classname=\"gmfuzz.%s\" name=\"",
-                       gm_mode_name(s->finding.mode));
+    report_text_put(out, "    <testcase classname=\"gmfuzz.");
+    if (v->run->n_buckets > 0) {
+        report_escape_xml_attr(out, v->run->buckets[s->bucket].key);
+    } else {
+        report_text_put(out, gm_mode_name(s->finding.mode));
+    }
+    report_text_put(out, "\" name=\"");
     report_escape_xml_attr(out, s->finding.signature);
     report_text_put(out, "\" time=\"0\">\n");
     if (s->baseline.known) {
@@ -164,7 +177,7 @@ void report_junit_build(const report_view *v, report_text *out) {
     report_junit_properties(v->run, out);
     report_junit_run_case(v, out);
     for (size_t k = 0; k < v->run->n_sigs; k++) {
-        report_junit_sig_case(v, k, out);
+        report_junit_sig_case(v, report_view_by_bucket(v, k), out);
     }
     report_text_put(out, "  </testsuite>\n</testsuites>\n");
 }

@@ -26,6 +26,25 @@ static void report_view_order(report_view *v) {
     }
 }
 
+/* Bucket by bucket (gm_rundir's order: new ones first), each bucket's
+ * signatures in the listing order. */
+static void report_view_bucket_order(report_view *v) {
+    const gm_rundir *r = v->run;
+    size_t n = 0;
+    for (size_t k = 0; k < r->n_sigs; k++) {
+        v->by_bucket[k] = k;
+    }
+    for (size_t b = 0; b < r->n_buckets; b++) {
+        for (size_t k = 0; k < r->n_sigs; k++) {
+            if (r->sigs[v->order[k]].bucket == b) {
+                v->by_bucket[n++] = k;
+            }
+        }
+    }
+}
+
+size_t report_view_by_bucket(const report_view *v, size_t k) { return v->by_bucket[k]; }
+
 static bool report_view_links(report_view *v, const char *out_dir) {
     for (size_t i = 0; i < v->run->n_sigs; i++) {
         const gm_rundir_signature *s = &v->run->sigs[i];
@@ -63,13 +82,15 @@ bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, g
     v->run = r;
     v->order = calloc(r->n_sigs + 1, sizeof *v->order);
     v->links = calloc(r->n_sigs + 1, sizeof *v->links);
+    v->by_bucket = calloc(r->n_sigs + 1, sizeof *v->by_bucket);
     v->name = report_view_name(r->path != NULL ? r->path : ".");
-    if (v->order == NULL || v->links == NULL || v->name == NULL ||
+    if (v->order == NULL || v->links == NULL || v->name == NULL || v->by_bucket == NULL ||
         !report_view_links(v, out_dir)) {
         report_view_free(v);
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory for its report", out_dir);
     }
     report_view_order(v);
+    report_view_bucket_order(v);
     return true;
 }
 
@@ -79,6 +100,7 @@ void report_view_free(report_view *v) {
     }
     free(v->links);
     free(v->order);
+    free(v->by_bucket);
     free(v->name);
     memset(v, 0, sizeof *v);
 }
@@ -89,4 +111,8 @@ const gm_rundir_signature *report_view_sig(const report_view *v, size_t k) {
 
 const char *report_view_link(const report_view *v, size_t k) {
     return v->links[v->order[k]];
+}
+
+const char *report_view_link_of(const report_view *v, size_t i) {
+    return i < v->run->n_sigs ? v->links[i] : NULL;
 }

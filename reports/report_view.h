@@ -21,6 +21,7 @@ typedef struct {
                            failing input) relative to the reports' folder;
                            NULL when there is no file */
     char *name;         /* the folder's last path component, for titles */
+    size_t *by_bucket;  /* positions of `order`, bucket by bucket (new buckets first) */
 } report_view;
 
 bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, gm_error *err);
@@ -30,6 +31,13 @@ void report_view_free(report_view *v);
 const gm_rundir_signature *report_view_sig(const report_view *v, size_t k);
 /* Its link (NULL: none). */
 const char *report_view_link(const report_view *v, size_t k);
+
+/* The position of `order` that comes k-th when the signatures are listed
+ * bucket by bucket (the order itself when the folder has no buckets). */
+size_t report_view_by_bucket(const report_view *v, size_t k);
+
+/* The link of signature `i` of run->sigs (NULL: none). */
+const char *report_view_link_of(const report_view *v, size_t i);
 
 /* Whether a signature is known as "bug" or "wontfix". */
 bool report_view_is_triaged(const gm_rundir_signature *s);

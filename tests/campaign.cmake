@@ -66,7 +66,7 @@ set(CASES ${CMAKE_CURRENT_SOURCE_DIR}/data/cases)
 # (--runs ends the jobs, so the outcome does not depend on the machine's
 # speed.)
 gmfuzz_campaign_test(fake_strict 1
-  "found 2 new signatures [(]2 of 2 signatures; 4 failing inputs[)]&&signature decode[|]negative_token_rounding[|]page_table: 2 inputs&&signature decode[|]fused_out_of_bounds[|]-: 2 inputs&&repros/decode.negative_token_rounding.page_table.json [(]bs 1 -> 1, minimized&&ran [0-9.]+ s: 600 execs&& 0 restarts&&exit 1: new signatures found"
+  "found 2 new buckets [(]2 of 2 buckets&&bucket class:negative_token_rounding[|]page_table[|]predicted: 1 signature, 2 inputs; repro: [^ ]*/repros/class_negative_token_rounding[.]page_table[.]predicted[.][.]decode[.]negative_token_rounding[.]page_table[.]json [(]bs 1[)]&&bucket fused_out_of_bounds[|]read of req_to_token[|]-: 1 signature&&found 2 new signatures [(]2 of 2 signatures; 4 failing inputs[)]&&signature decode[|]negative_token_rounding[|]page_table: 2 inputs&&signature decode[|]fused_out_of_bounds[|]-: 2 inputs&&repros/class_negative_token_rounding.page_table.predicted..decode.negative_token_rounding.page_table.json [(]bs 1 -> 1, minimized&&ran [0-9.]+ s: 600 execs&& 0 restarts&&exit 1: new signatures found"
   --target ${FAKE} --seeds ${CASES} --strict-baseline --jobs 2 --runs 300 --time 120 REPLAY 2)
 # ... with --abort-on-failure each job stops at each, is restarted on a
 # baseline that lists it, and goes on. (A job restarted after the other one
@@ -148,30 +148,36 @@ foreach(part second crash)
                        SKIP_RETURN_CODE 77 TIMEOUT 180)
 endforeach()
 
-# --- Efficacy: the fuzzer finds every planted fault ------------------------
+# --- Efficacy: the fuzzer finds every planted fault, as 1 to 3 buckets ------
 # bench/detect_faults.sh builds one libFuzzer target per fault in a tree of
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
 # the kernel's two files), then each test runs one job from the seed corpus
-# with the same exec budget and seed and must stop at a signature that
-# corpus/known.json does not list, whose reproducer does not replay on the
-# correct kernel. "none" (the correct kernel, same budget) must find
-# nothing. The sub-tree does not depend on this tree's flags, so the
-# sanitizer tree leaves these to the others; without clang they skip.
-set(GMFUZZ_EFFICACY_RUNS 50000 CACHE STRING
+# with the same exec budget and seed (--buckets: the whole budget) and
+# counts the NEW buckets (triage/gm_bucket.h): each fault must give 1 to 3,
+# each of them its doing (its failure does not replay on the correct
+# kernel); two faults planted together (GMFUZZ_FAULT=a+b) at least 2; "none"
+# (the correct kernel, same budget) none. The table is in
+# efficacy/<fault>/table.txt. The sub-tree does not depend on this tree's
+# flags, so the sanitizer tree leaves these to the others; without clang
+# they skip.
+set(GMFUZZ_EFFICACY_RUNS 20000 CACHE STRING
     "Exec budget of each efficacy test (bench/detect_faults.sh --runs)")
+set(GMFUZZ_EFFICACY_PAIR "absent_out_pad_minus_one+scan_exclusive")
 if(NOT GMFUZZ_SANITIZE AND GMFUZZ_FAULT STREQUAL "")
   set(efficacy_build ${CMAKE_CURRENT_BINARY_DIR}/efficacy-build)
   set(detect ${PROJECT_SOURCE_DIR}/bench/detect_faults.sh)
   add_test(NAME efficacy.build
-           COMMAND ${detect} --build-only --build ${efficacy_build} ${GMFUZZ_FAULT_NAMES} none)
+           COMMAND ${detect} --build-only --build ${efficacy_build} ${GMFUZZ_FAULT_NAMES}
+                   ${GMFUZZ_EFFICACY_PAIR} none)
   set_tests_properties(efficacy.build PROPERTIES FIXTURES_SETUP efficacy LABELS efficacy
                        SKIP_RETURN_CODE 77 TIMEOUT 1200)
-  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES ITEMS none)
-    add_test(NAME efficacy.${fault}
-             COMMAND ${detect} --check --no-build --build ${efficacy_build}
+  foreach(fault IN LISTS GMFUZZ_FAULT_NAMES ITEMS ${GMFUZZ_EFFICACY_PAIR} none)
+    string(REPLACE "+" "_and_" test_name "${fault}")
+    add_test(NAME efficacy.${test_name}
+             COMMAND ${detect} --buckets --check --no-build --build ${efficacy_build}
                      --runs ${GMFUZZ_EFFICACY_RUNS} --seed 1 --time 300
-                     --out ${CMAKE_CURRENT_BINARY_DIR}/efficacy/${fault} ${fault})
-    set_tests_properties(efficacy.${fault} PROPERTIES FIXTURES_REQUIRED efficacy
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/efficacy/${test_name} ${fault})
+    set_tests_properties(efficacy.${test_name} PROPERTIES FIXTURES_REQUIRED efficacy
                          LABELS efficacy SKIP_RETURN_CODE 77 TIMEOUT 900)
   endforeach()
 endif()

@@ -110,7 +110,7 @@ set_tests_properties(report.killed_campaign PROPERTIES LABELS "report;campaign")
 if(Python3_Interpreter_FOUND)
   add_test(NAME report.campaign_folder
            COMMAND ${Python3_EXECUTABLE} ${FOLDER_CHECK} ${R}/campaign --exit 1 --new 2
-                   --min-samples 2)
+                   --min-samples 2 --new-buckets 2)
   add_test(NAME report.clean_folder
            COMMAND ${Python3_EXECUTABLE} ${FOLDER_CHECK} ${R}/clean --exit 0 --new 0)
   add_test(NAME report.sigint_folder

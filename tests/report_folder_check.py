@@ -91,12 +91,43 @@ def check_reports(folder, args, problems):
             problems.append(f"summary.json: verdict.new {new}, expected {args.new}")
         if summary.get("campaign", {}).get("exit_code") != args.exit:
             problems.append("summary.json: the campaign's exit code differs from campaign.json")
+    if summary is not None and args.new_buckets is not None:
+        check_buckets(folder, summary, args, problems)
     try:
         with open(os.path.join(folder, "summary.txt"), encoding="utf-8") as f:
             if f"report: {folder}/report.html" not in f.read():
                 problems.append("summary.txt does not name report.html")
     except OSError as e:
         problems.append(f"summary.txt: {e}")
+
+
+def check_buckets(folder, summary, args, problems):
+    """Buckets first: summary.json's count and lists agree, report.md's
+    bucket table comes before the signatures, junit.xml's classnames are the
+    buckets."""
+    verdict = summary.get("verdict", {})
+    if verdict.get("new_buckets") != args.new_buckets:
+        problems.append(f"summary.json: verdict.new_buckets {verdict.get('new_buckets')}, "
+                        f"expected {args.new_buckets}")
+    keys = [b.get("bucket") for b in summary.get("buckets", [])]
+    for s in summary.get("signatures", []):
+        if s.get("bucket") not in keys:
+            problems.append(f"summary.json: {s.get('signature')}: bucket {s.get('bucket')} "
+                            "is not listed")
+    try:
+        with open(os.path.join(folder, "report.md"), encoding="utf-8") as f:
+            md = f.read()
+        at = md.find("## Buckets (")
+        if at < 0 or at > md.find("## New signatures"):
+            problems.append("report.md: the bucket table is not the first table")
+        with open(os.path.join(folder, "junit.xml"), encoding="utf-8") as f:
+            xml = f.read()
+        for key in keys:
+            escaped = key.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            if f'classname="gmfuzz.{escaped}"' not in xml:
+                problems.append(f"junit.xml: no testcase of bucket {key}")
+    except OSError as e:
+        problems.append(str(e))
 
 
 def main():
@@ -106,6 +137,7 @@ def main():
     parser.add_argument("--new", type=int, required=True)
     parser.add_argument("--interrupted", action="store_true")
     parser.add_argument("--min-samples", type=int, default=1)
+    parser.add_argument("--new-buckets", type=int, default=None)
     args = parser.parse_args()
     problems = []
     check_campaign(args.dir, args, problems)

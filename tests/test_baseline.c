@@ -179,6 +179,49 @@ static void test_malformed_signatures(void) {
                  "signatures[1].signature: \"decode|-|-\" is listed twice");
 }
 
+/* A bucket listed by its key covers every signature of that root cause;
+ * a finding without a bucket (parsed from a signature alone) is not
+ * matched by it. */
+static void test_listed_buckets(void) {
+    static const char text[] =
+        "{\"format\": \"gmfuzz-known-v1\",\n"
+        " \"buckets\": [{\"bucket\": \"cu_seqlens_k|live@rows<32|other\",\n"
+        "               \"decision\": \"bug\", \"explanation\": \"issue 12\"}]}\n";
+    gm_baseline *b = NULL;
+    gm_error err = {0};
+    char path[512];
+    CHECK(load_text("buckets.json", text, &b, &err, path, sizeof path));
+    if (b == NULL) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    gm_finding f = finding(GM_STATUS_MISMATCH,
+                           BIT(GM_CLASS_STALE_TAIL) | BIT(GM_CLASS_UNCLASSIFIED),
+                           BIT(GM_BUF_CU_SEQLENS_K) | BIT(GM_BUF_PAGE_TABLE));
+    CHECK(!gm_baseline_is_known(b, &f));
+    snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@rows<32|other");
+    gm_baseline_entry e;
+    gm_baseline_lookup(b, &f, &e);
+    CHECK(e.known && e.by_bucket && !e.by_signature && e.decision == GM_DECISION_BUG);
+    CHECK(e.explanation != NULL && strcmp(e.explanation, "issue 12") == 0);
+    snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@rows<256|other");
+    CHECK(!gm_baseline_is_known(b, &f));
+    gm_baseline_free(b);
+}
+
+#define BUCKET(k) "{\"bucket\": \"" k "\", \"decision\": \"accepted\", \"explanation\": \"x\"}"
+
+static void test_malformed_buckets(void) {
+    expect_error("bparts.json", HEAD "\"buckets\": [" BUCKET("page_table|live") "]}",
+                 "buckets[0].bucket: \"page_table|live\" is not WHAT|WHERE|HOW");
+    expect_error("bempty.json", HEAD "\"buckets\": [" BUCKET("page_table||other") "]}",
+                 "buckets[0].bucket: \"page_table||other\" is not WHAT|WHERE|HOW");
+    expect_error("btwice.json",
+                 HEAD "\"buckets\": [" BUCKET("a|b|c") ", " BUCKET("a|b|c") "]}",
+                 "buckets[1].bucket: \"a|b|c\" is listed twice");
+    expect_error("btype.json", HEAD "\"buckets\": {}}", "buckets: expected an array");
+}
+
 static void test_missing_file(void) {
     gm_baseline *b = NULL;
     gm_error err = {0};
@@ -198,6 +241,8 @@ int main(int argc, char **argv) {
     scratch = argv[2];
     GM_RUN(test_shipped_baseline);
     GM_RUN(test_empty_baseline);
+    GM_RUN(test_listed_buckets);
+    GM_RUN(test_malformed_buckets);
     GM_RUN(test_listed_signatures);
     GM_RUN(test_malformed_document);
     GM_RUN(test_malformed_classes);

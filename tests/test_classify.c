@@ -238,6 +238,13 @@ static void test_fused_out_of_bounds(void) {
     tc_case(&c, GM_MODE_DECODE, 1, 2, 2, 1, 2);
     c.req_pool_indices[0] = 1; /* in range: no overrun */
     EXPECT(&c, GM_COMPARE_LIVE, "decode|-|-");
+    /* -2^63 times the width 2 wraps to row 0: the model reads in bounds and
+     * compares, but SPEC 3 calls the input out of bounds (legacy reads no
+     * row: the host lengths are 0) */
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 2, 1, 2);
+    c.req_pool_indices[0] = INT64_MIN;
+    tc_seq_lens_cpu(&c, 0);
+    EXPECT(&c, GM_COMPARE_LIVE, "decode|fused_out_of_bounds|page_table");
 }
 
 /* Runs `c`, then `tamper` edits the fused side as a kernel bug would, and
@@ -295,7 +302,156 @@ static void test_fused_bugs_are_unclassified(void) {
     expect_tampered(&c, tamper_out_tail, "decode|unclassified|swa_out_cache_loc");
 }
 
-/* Differences the SPEC lists as not explained by any class. */
+/* Wrong values written exactly where a class's cause is present: the cause
+ * alone used to cover them (issue 10); now a class covers a difference
+ * only when both sides wrote what its rules predict. Each case first shows
+ * its class with the correct kernel, then the same case with the fused
+ * value a planted fault writes (kernel/fused_faults.h). */
+static void tamper_pad_minus_one(gm_run_result *r) {
+    gm_buffer *b = &r->fused.buf[GM_BUF_SWA_OUT_CACHE_LOC];
+    for (size_t t = 0; t < gm_buffer_count(b); t++) {
+        gm_buffer_set(b, t, -1); /* absent_out_pad_minus_one */
+    }
+}
+
+static void tamper_negative_page_dropped(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 1, 0); /* the old contents */
+}
+
+static void tamper_negative_q_shifted(gm_run_result *r) {
+    gm_buffer *b = &r->fused.buf[GM_BUF_CU_SEQLENS_Q];
+    gm_buffer_set(b, 1, 0); /* k * S instead of (k + 1) * S */
+    gm_buffer_set(b, 2, -3);
+}
+
+static void tamper_negative_mapping_divided(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_SWA_PAGE_TABLE], 0, -40 / 16); /* not -1 */
+}
+
+static void tamper_nothing(gm_run_result *r) { (void)r; }
+
+static void swa_out_absent_case(gm_case *c) {
+    static const int64_t mapping[] = {3, -1};
+    tc_case(c, GM_MODE_DECODE, 1, 1, 1, 1, 1);
+    tc_swa(c, mapping, 2, false);
+    tc_out(c, NULL, 0, 2);
+    c->init[GM_BUF_SWA_OUT_CACHE_LOC] = (gm_init){GM_INIT_FILL, 6, NULL, 0};
+}
+
+static void negative_token_case(gm_case *c) {
+    tc_case(c, GM_MODE_DECODE, 2, 4, 1, 1, 4);
+    c->req_to_token[2] = -3; /* column 1: floor -2, truncation -1 */
+}
+
+static void negative_stride_case(gm_case *c) {
+    tc_case(c, GM_MODE_DRAFT_EXTEND_V2, 1, 1, 1, 2, 1);
+    c->q_stride = -3; /* legacy broadcasts -3; fused writes -3, -6 */
+}
+
+static void negative_mapping_case(gm_case *c) {
+    static const int64_t mapping[] = {-40, -1};
+    tc_case(c, GM_MODE_DECODE, 16, 16, 1, 1, 1);
+    tc_swa(c, mapping, 2, true); /* legacy floor(-40 / 16) = -3, fused -1 */
+}
+
+static void test_wrong_values_under_a_cause(void) {
+    gm_case c;
+    swa_out_absent_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|out_cache_loc_absent|swa_out_cache_loc");
+    swa_out_absent_case(&c);
+    expect_tampered(&c, tamper_pad_minus_one, "decode|unclassified|swa_out_cache_loc");
+    negative_token_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|negative_token_rounding|page_table");
+    negative_token_case(&c);
+    expect_tampered(&c, tamper_negative_page_dropped, "decode|unclassified|page_table");
+    negative_stride_case(&c);
+    expect_tampered(&c, tamper_nothing, "draft_extend_v2|negative_q_stride|cu_seqlens_q");
+    negative_stride_case(&c);
+    expect_tampered(&c, tamper_negative_q_shifted, "draft_extend_v2|unclassified|cu_seqlens_q");
+    negative_mapping_case(&c);
+    expect_tampered(&c, tamper_nothing, "decode|negative_swa_mapping|swa_page_table");
+    negative_mapping_case(&c);
+    expect_tampered(&c, tamper_negative_mapping_divided, "decode|unclassified|swa_page_table");
+}
+
+/* Runs `c` (tampered as a kernel bug would) and checks its bucket. */
+static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_result *r),
+                          const char *bucket, int line) {
+    gm_run_result r;
+    gm_run_result_init(&r);
+    gm_error err = {0};
+    gm_finding f;
+    CHECK(gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err));
+    tamper(&r);
+    gm_oracle_judge(c, &r.reference, &r.fused, level, &r.verdict);
+    gm_classify(c, &r, &f);
+    if (strcmp(f.bucket, bucket) != 0) {
+        fprintf(stderr, "line %d: bucket \"%s\", expected \"%s\" (%s)\n", line, f.bucket, bucket,
+                f.signature);
+    }
+    CHECK(strcmp(f.bucket, bucket) == 0);
+    gm_run_result_free(&r);
+    gm_case_free(c);
+}
+#define EXPECT_BUCKET(c, level, tamper, bucket)                                                    \
+    expect_bucket((c), (level), (tamper), (bucket), __LINE__)
+
+static void tamper_first_page_dropped(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 0, 0);
+}
+
+static void tamper_scan_first_row(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 1, 0); /* an exclusive scan's row 0 */
+}
+
+static void tamper_scan_row_40(gm_run_result *r) {
+    gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 41, 2); /* a lost carry at row 40 */
+}
+
+/* A bucket names what is unexplained, never the accepted differences that
+ * co-occur: the four faults above land in one bucket each whatever else
+ * differs, and so does a scan bug at a block edge. */
+static void test_buckets(void) {
+    gm_case c;
+    swa_out_absent_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing,
+                  "class:out_cache_loc_absent|swa_out_cache_loc|predicted");
+    swa_out_absent_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_pad_minus_one, "swa_out_cache_loc|padding|-1");
+    negative_token_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_page_dropped,
+                  "page_tables|live|0_or_unwritten");
+    negative_token_case(&c); /* the same bug with a stale tail next to it (strict) */
+    c.seq_lens[0] = 1;
+    c.req_to_token[0] = -3;
+    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_first_page_dropped,
+                  "page_tables|live|0_or_unwritten");
+    negative_token_case(&c); /* the stale tail alone */
+    c.seq_lens[0] = 1;
+    c.req_to_token[0] = -3;
+    EXPECT_BUCKET(&c, GM_COMPARE_STRICT, tamper_nothing,
+                  "class:negative_token_rounding|page_table|predicted");
+    negative_stride_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_q_shifted,
+                  "cu_seqlens_q(strided)|live@rows<32|value");
+    negative_mapping_case(&c);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_mapping_divided,
+                  "page_tables|live|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    c.init[GM_BUF_CU_SEQLENS_K] = (gm_init){GM_INIT_FILL, 9, NULL, 0};
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 48, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_row_40, "cu_seqlens_k|live@rows<256|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_overrun, "unclassified|write of page_table|-");
+    tc_case(&c, GM_MODE_DECODE, 1, 1, 1, 0, 1);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing, "legacy_raises|empty_reduction: step 1|-");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_nothing, "");
+}
+
 /* gmfuzz's input-domain classes, each with its cause present (the length
  * wrap: test_seqlen_int32_wrap). */
 static void test_input_domain_classes(void) {
@@ -420,6 +576,8 @@ int main(int argc, char **argv) {
     GM_RUN(test_legacy_raises);
     GM_RUN(test_fused_out_of_bounds);
     GM_RUN(test_fused_bugs_are_unclassified);
+    GM_RUN(test_wrong_values_under_a_cause);
+    GM_RUN(test_buckets);
     GM_RUN(test_input_domain_classes);
     GM_RUN(test_other_differences_are_unclassified);
     GM_RUN(test_several_classes);

@@ -105,7 +105,15 @@ static void launch_init(launch *l) {
 
 /* Where a fault must show: the first differing index of an int32 buffer,
  * a differing swa_out_cache_loc, or an out-of-bounds access. */
-typedef enum { SHOW_CACHE, SHOW_CU_K, SHOW_CU_Q, SHOW_PAGE_TABLE, SHOW_SWA_OUT, SHOW_OOB } show;
+typedef enum {
+    SHOW_CACHE,
+    SHOW_CU_K,
+    SHOW_CU_Q,
+    SHOW_PAGE_TABLE,
+    SHOW_SWA_PAGE_TABLE,
+    SHOW_SWA_OUT,
+    SHOW_OOB
+} show;
 
 typedef struct {
     const char *name;
@@ -113,24 +121,41 @@ typedef struct {
     int64_t first;     /* first differing index, or -1: any */
     fused_buf oob_buf; /* SHOW_OOB: the buffer accessed out of bounds */
     bool oob_write;    /* SHOW_OOB: a write (else a read) */
+    void (*trigger)(launch *l); /* NULL, or what the launch needs beyond launch_init */
 } expectation;
 
+/* The faults that hide under a class need that class's cause in the launch. */
+static void trigger_no_out_cache_loc(launch *l) {
+    l->p.out_cache_loc = 0;
+    l->p.n_out = 0;
+}
+
+static void trigger_negative_stride(launch *l) { l->p.q_stride = -4; }
+
+static void trigger_negative_mapping(launch *l) { l->mapping[0] = -40; } /* row 0, page 0 */
+
 static const expectation expectations[] = {
-    {"scan_exclusive", SHOW_CU_K, 1, FUSED_BUF_COUNT, false},
-    {"scan_first_warp_only", SHOW_CU_K, 1 + FUSED_FAULT_WARP_ROWS, FUSED_BUF_COUNT, false},
-    {"scan_first_block_only", SHOW_CU_K, 1 + FUSED_FAULT_BLOCK_ROWS, FUSED_BUF_COUNT, false},
-    {"scan_no_seqlen_offset", SHOW_CU_K, 1, FUSED_BUF_COUNT, false},
-    {"cache_seqlens_no_offset", SHOW_CACHE, 0, FUSED_BUF_COUNT, false},
-    {"strided_q_off_by_one", SHOW_CU_Q, 1, FUSED_BUF_COUNT, false},
-    {"page_loop_drops_partial_chunk", SHOW_PAGE_TABLE, 0, FUSED_BUF_COUNT, false},
-    {"req_to_token_wrong_stride", SHOW_PAGE_TABLE, PAGES, FUSED_BUF_COUNT, false}, /* row 1 */
-    {"tok_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false},
+    {"scan_exclusive", SHOW_CU_K, 1, FUSED_BUF_COUNT, false, NULL},
+    {"scan_first_warp_only", SHOW_CU_K, 1 + FUSED_FAULT_WARP_ROWS, FUSED_BUF_COUNT, false, NULL},
+    {"scan_first_block_only", SHOW_CU_K, 1 + FUSED_FAULT_BLOCK_ROWS, FUSED_BUF_COUNT, false, NULL},
+    {"scan_no_seqlen_offset", SHOW_CU_K, 1, FUSED_BUF_COUNT, false, NULL},
+    {"cache_seqlens_no_offset", SHOW_CACHE, 0, FUSED_BUF_COUNT, false, NULL},
+    {"strided_q_off_by_one", SHOW_CU_Q, 1, FUSED_BUF_COUNT, false, NULL},
+    {"page_loop_drops_partial_chunk", SHOW_PAGE_TABLE, 0, FUSED_BUF_COUNT, false, NULL},
+    {"req_to_token_wrong_stride", SHOW_PAGE_TABLE, PAGES, FUSED_BUF_COUNT, false, NULL}, /* row 1 */
+    {"tok_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false, NULL},
     /* reported at its first write (row 0), before any cell is written
      * through the wrong width: checked below */
-    {"swa_page_table_wrong_width", SHOW_OOB, -1, FUSED_BUF_SWA_PAGE_TABLE, true},
-    {"swa_out_no_zero_pad", SHOW_SWA_OUT, 2, FUSED_BUF_COUNT, false},
-    {"swa_out_ignores_num_out_tokens", SHOW_OOB, -1, FUSED_BUF_OUT_CACHE_LOC, false},
-    {"loc_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false},
+    {"swa_page_table_wrong_width", SHOW_OOB, -1, FUSED_BUF_SWA_PAGE_TABLE, true, NULL},
+    {"swa_out_no_zero_pad", SHOW_SWA_OUT, 2, FUSED_BUF_COUNT, false, NULL},
+    {"swa_out_ignores_num_out_tokens", SHOW_OOB, -1, FUSED_BUF_OUT_CACHE_LOC, false, NULL},
+    {"loc_guard_dropped", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false, NULL},
+    {"absent_out_pad_minus_one", SHOW_SWA_OUT, 0, FUSED_BUF_COUNT, false,
+     trigger_no_out_cache_loc},
+    {"negative_tok_page_dropped", SHOW_PAGE_TABLE, 1, FUSED_BUF_COUNT, false, NULL}, /* rtt[PAGE] = -1 */
+    {"negative_q_stride_shifted", SHOW_CU_Q, 1, FUSED_BUF_COUNT, false, trigger_negative_stride},
+    {"negative_swa_mapping_divided", SHOW_SWA_PAGE_TABLE, 0, FUSED_BUF_COUNT, false,
+     trigger_negative_mapping},
 };
 
 static int64_t first_difference_i32(const int32_t *a, const int32_t *b, int64_t n) {
@@ -161,6 +186,8 @@ static int64_t first_difference(const launch *good, const launch *bad, show wher
         return first_difference_i32(good->cu_q, bad->cu_q, BS + 1);
     case SHOW_PAGE_TABLE:
         return first_difference_i32(good->pt, bad->pt, BS * PAGES);
+    case SHOW_SWA_PAGE_TABLE:
+        return first_difference_i32(good->swa_pt, bad->swa_pt, BS * PAGES);
     case SHOW_SWA_OUT:
         return first_difference_i64(good->swa_out, bad->swa_out, OUT_LEN);
     case SHOW_OOB:
@@ -187,6 +214,10 @@ static int check_fault(const char *name) {
     static launch good, bad; /* static: about 20 KB each */
     launch_init(&good);
     launch_init(&bad);
+    if (e->trigger != NULL) {
+        e->trigger(&good);
+        e->trigger(&bad);
+    }
     CHECK(fused_cpu_run(&good.p, &good.oob)); /* the correct kernel stays in bounds */
     bool in_bounds = fault_fused_cpu_run(&bad.p, &bad.oob);
     /* Whatever the fault, nothing is written past the tables: the checked

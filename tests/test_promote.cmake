@@ -7,7 +7,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(C "${WORK}/corpus")
 set(sig "decode\\|negative_token_rounding\\|page_table")
-set(name "decode\\.negative_token_rounding\\.page_table\\.json")
+set(name "class_negative_token_rounding\\.page_table\\.predicted\\.\\.decode\\.negative_token_rounding\\.page_table\\.json")
 
 # Two reproducers of one signature: fully minimized, and cut short (larger).
 cli_step(make_small 0 "wrote" minimize "${CASES}/negative_token.json" -o "${WORK}/small.json")
@@ -24,7 +24,7 @@ cli_step(larger_kept 0 "kept ${C}/${name} [^\n]*${WORK}/large.json would take [0
          promote "${WORK}/large.json" --corpus "${C}")
 file(GLOB held "${C}/*.json")
 list(LENGTH held n_held)
-file(SIZE "${C}/decode.negative_token_rounding.page_table.json" kept_size)
+file(SIZE "${C}/class_negative_token_rounding.page_table.predicted..decode.negative_token_rounding.page_table.json" kept_size)
 file(SIZE "${WORK}/small.json" small_size)
 if(NOT n_held EQUAL 1 OR NOT kept_size EQUAL small_size)
   message(FATAL_ERROR "the corpus holds ${n_held} files (${held}), the kept one ${kept_size} "

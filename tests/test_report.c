@@ -161,7 +161,7 @@ static void fixture_sigs(fixture *x) {
     gm_rundir_signature *s = x->sigs;
     fixture_sig(&s[0], "decode|stale_tail|page_table", 5, "2026-11-29T12:00:14Z");
     s[0].baseline = (gm_baseline_entry){true, false, GM_DECISION_ACCEPTED,
-                                        "columns <past> the live length & \"never\" read"};
+                                        "columns <past> the live length & \"never\" read", false};
     s[0].repro = s[0].smallest = x->repro_known;
     fixture_sig(&s[1], "decode|stale_tail+negative_token_rounding|page_table", 3,
                 "2026-11-29T12:00:20Z");
@@ -169,7 +169,7 @@ static void fixture_sigs(fixture *x) {
     s[1].first_difference = (gm_difference){true, GM_BUF_PAGE_TABLE, 2, {0, 3}, -1, 0};
     fixture_sig(&s[2], "target_verify|legacy_raises|-", 1, "2026-11-29T12:00:40Z");
     s[2].baseline = (gm_baseline_entry){true, true, GM_DECISION_BUG,
-                                        "<script>alert(1)</script> tracked upstream"};
+                                        "<script>alert(1)</script> tracked upstream", false};
     s[2].smallest = x->failure_bug;
     x->r.sigs = x->sigs;
     x->r.n_sigs = 3;

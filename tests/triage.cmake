@@ -60,6 +60,13 @@ gmfuzz_cli_test(triage_bug_row 1 "^known\\(bug\\) +1 .* decode\\|stale_host_seql
                 "triage|${R}/camp|--baseline|${R}/known.json")
 gmfuzz_cli_test(triage_unreadable 1 "2 files not read as reproducers; the last: .*notes.json: format"
                 "triage|${R}/camp|--baseline|${R}/known.json")
+# The buckets come first; the fixtures were written before buckets existed
+# (no bucket in the files: each is classified from its recorded outputs).
+gmfuzz_cli_test(triage_buckets 1 "^4 buckets, 2 new$"
+                "triage|${R}/camp|--baseline|${R}/known.json")
+gmfuzz_cli_test(triage_bucket_row 1
+                "^NEW +1 +1  legacy_raises[|]zero_step: step 3[|]-  [|]  repros/only.json [(]bs 1[)]$"
+                "triage|${R}/camp|--baseline|${R}/known.json")
 gmfuzz_cli_test(triage_default_baseline 0 "^4 signatures, 0 new, 6 inputs" "triage|${R}/camp")
 gmfuzz_cli_test(triage_strict 1 "^4 signatures, 4 new" "triage|${R}/camp|--strict-baseline")
 gmfuzz_cli_test(triage_plain 1 "^[^ ]*rundir/plain: folder of reproducers, baseline none"

@@ -36,6 +36,8 @@ struct gm_baseline {
     char *class_explanation[GM_CLASS_COUNT];
     gm_baseline_listed *entries;
     size_t n_entries;
+    gm_baseline_listed *buckets; /* "buckets": `signature` holds the bucket's key */
+    size_t n_buckets;
 };
 
 /* Where the loader is, for messages: "<file>: <list>[<index>].<field>". */
@@ -75,10 +77,15 @@ void gm_baseline_free(gm_baseline *b) {
         free(b->entries[k].signature);
         free(b->entries[k].explanation);
     }
+    for (size_t k = 0; k < b->n_buckets; k++) {
+        free(b->buckets[k].signature);
+        free(b->buckets[k].explanation);
+    }
     for (int k = 0; k < GM_CLASS_COUNT; k++) {
         free(b->class_explanation[k]);
     }
     free(b->entries);
+    free(b->buckets);
     free(b);
 }
 
@@ -210,6 +217,51 @@ static bool gm_baseline_signature_entry(gm_baseline *b, const gm_baseline_where 
     return true;
 }
 
+/* A bucket key is "<what>|<where>|<how>" (gm_bucket.h): three parts, no
+ * empty one; its names are not checked further, since a bucket a newer
+ * gmfuzz writes must stay listable. */
+static bool gm_baseline_bucket_key(const gm_baseline_where *w, const char *key) {
+    const char *a = strchr(key, '|');
+    const char *b = a != NULL ? strchr(a + 1, '|') : NULL;
+    bool ok = a != NULL && b != NULL && strchr(b + 1, '|') == NULL && a > key && b > a + 1 &&
+              b[1] != '\0' && strlen(key) < GM_BUCKET_MAX;
+    if (!ok) {
+        char quoted[GM_BUCKET_MAX + 16];
+        gm_jsonint_quote(key, quoted, sizeof quoted);
+        return gm_baseline_fail(w, "bucket", "%s is not WHAT|WHERE|HOW (gm_bucket.h)", quoted);
+    }
+    return true;
+}
+
+static bool gm_baseline_bucket_entry(gm_baseline *b, const gm_baseline_where *w,
+                                     const cJSON *item) {
+    const char *key = NULL;
+    gm_decision d = GM_DECISION_ACCEPTED;
+    if (!gm_baseline_string(w, item, "bucket", &key) || !gm_baseline_bucket_key(w, key)) {
+        return false;
+    }
+    for (size_t k = 0; k < b->n_buckets; k++) {
+        if (strcmp(b->buckets[k].signature, key) == 0) {
+            return gm_baseline_fail(w, "bucket", "\"%s\" is listed twice", key);
+        }
+    }
+    char *explanation = NULL;
+    if (!gm_baseline_decision(w, item, &d) || !gm_baseline_explanation(w, item, &explanation)) {
+        return false;
+    }
+    gm_baseline_listed *grown = realloc(b->buckets, (b->n_buckets + 1) * sizeof *grown);
+    char *copy = grown != NULL ? strdup(key) : NULL;
+    if (grown != NULL) {
+        b->buckets = grown;
+    }
+    if (copy == NULL) {
+        free(explanation);
+        return gm_error_set(w->err, GM_ERR_MEMORY, "%s: out of memory", w->path);
+    }
+    b->buckets[b->n_buckets++] = (gm_baseline_listed){copy, d, explanation};
+    return true;
+}
+
 typedef bool (*gm_baseline_entry_fn)(gm_baseline *b, const gm_baseline_where *w,
                                      const cJSON *item);
 
@@ -280,7 +332,8 @@ static bool gm_baseline_read_doc(gm_baseline *b, const char *path, const cJSON *
                                 quoted);
     }
     return gm_baseline_list(b, path, root, "classes", gm_baseline_class_entry, err) &&
-           gm_baseline_list(b, path, root, "signatures", gm_baseline_signature_entry, err);
+           gm_baseline_list(b, path, root, "signatures", gm_baseline_signature_entry, err) &&
+           gm_baseline_list(b, path, root, "buckets", gm_baseline_bucket_entry, err);
 }
 
 bool gm_baseline_load(const char *path, gm_baseline **out, gm_error *err) {
@@ -355,6 +408,15 @@ void gm_baseline_lookup(const gm_baseline *b, const gm_finding *f, gm_baseline_e
             out->by_signature = true;
             out->decision = b->entries[k].decision;
             out->explanation = b->entries[k].explanation;
+            return;
+        }
+    }
+    for (size_t k = 0; f->bucket[0] != '\0' && k < b->n_buckets; k++) {
+        if (strcmp(b->buckets[k].signature, f->bucket) == 0) {
+            out->known = true;
+            out->by_bucket = true;
+            out->decision = b->buckets[k].decision;
+            out->explanation = b->buckets[k].explanation;
             return;
         }
     }

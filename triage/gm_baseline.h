@@ -5,11 +5,16 @@
  *                    "explanation": "one line"}, ...],
  *    "signatures": [{"signature": "decode|...|page_table",
  *                    "decision": "accepted|bug|wontfix",
+ *                    "explanation": "one line"}, ...],
+ *    "buckets":    [{"bucket": "cu_seqlens_k|live@rows<32|below",
+ *                    "decision": "accepted|bug|wontfix",
  *                    "explanation": "one line"}, ...]}
  *
- * A finding is known when its signature is listed, or when every one of its
- * classes is listed under "classes" with decision "accepted" (and it has no
- * `unclassified` part). Everything else is new: a failure.
+ * A finding is known when its signature is listed, or its bucket
+ * (gm_bucket.h: one root cause, whatever co-occurs), or when every one of
+ * its classes is listed under "classes" with decision "accepted" (and it
+ * has no `unclassified` part). Everything else is new: a failure. "buckets"
+ * is optional: baselines written before it exist keep their meaning.
  */
 #ifndef GM_BASELINE_H
 #define GM_BASELINE_H
@@ -38,6 +43,7 @@ typedef struct {
     bool by_signature;          /* listed under "signatures", not by classes */
     gm_decision decision;       /* meaningful when known */
     const char *explanation;    /* points into the baseline; NULL when new */
+    bool by_bucket;             /* listed under "buckets" */
 } gm_baseline_entry;
 
 void gm_baseline_lookup(const gm_baseline *b, const gm_finding *f, gm_baseline_entry *out);

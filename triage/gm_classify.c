@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gm_bucket.h"
 #include "gm_jsonint.h"
+#include "gm_predict.h"
 
 typedef __int128 gm_classify_wide;
 
@@ -48,6 +50,7 @@ typedef struct {
     size_t cols;         /* page-table columns legacy writes (SPEC step 4) */
     size_t fused_pages;  /* page-table columns fused writes (max_seq_pages) */
     bool host_lags;      /* M comes from seq_lens_cpu, whose max is below seq_lens' */
+    gm_predict_ctx predict; /* what each side writes, for the explained elements */
 } gm_classify_ctx;
 
 const char *gm_class_name(gm_class k) {
@@ -122,6 +125,7 @@ static void gm_classify_ctx_init(gm_classify_ctx *ctx, const gm_case *c) {
     ctx->c = c;
     ctx->max_num_pages = gm_case_max_num_pages(c);
     ctx->fused_pages = c->has_max_seq_pages ? (size_t)c->max_seq_pages : ctx->max_num_pages;
+    gm_predict_init(&ctx->predict, c);
     if (c->bs == 0) {
         return; /* legacy raised: no buffer differences to explain */
     }
@@ -240,6 +244,39 @@ static gm_class gm_classify_out_slot(const gm_classify_ctx *ctx, size_t t) {
     return gm_classify_swa_slot(swa, swa->out_cache_loc[t]);
 }
 
+/* Class `k`, the cause present at element `flat`, explains the difference
+ * only when both sides wrote exactly what the class's rules predict
+ * (gm_predict): a wrong value written where a cause is present is a bug
+ * like any other (issue 10). */
+static gm_class gm_classify_explained(const gm_classify_ctx *ctx, gm_buf_id id, size_t flat,
+                                      size_t width, int64_t reference, int64_t fused,
+                                      gm_class k) {
+    gm_prediction want;
+    if (k == GM_CLASS_UNCLASSIFIED ||
+        !gm_predict_element(&ctx->predict, id, flat, width, &want) ||
+        want.legacy != reference || want.fused != fused) {
+        return GM_CLASS_UNCLASSIFIED;
+    }
+    return k;
+}
+
+/* Tells the bucket about one differing element; an unexplained one with
+ * what the fused side should have written (its prediction, else the
+ * reference's value) and the old contents. */
+static void gm_classify_note(const gm_classify_ctx *ctx, gm_bucket_seen *seen, gm_buf_id id,
+                             size_t flat, size_t width, int64_t reference, int64_t fused,
+                             gm_class k) {
+    int64_t want = reference, prior = 0;
+    gm_prediction p;
+    if (k == GM_CLASS_UNCLASSIFIED) {
+        if (gm_predict_element(&ctx->predict, id, flat, width, &p)) {
+            want = p.fused;
+        }
+        prior = gm_predict_prior(ctx->c, id, flat);
+    }
+    gm_bucket_seen_note(seen, id, flat, width, (int)k, fused, want, prior);
+}
+
 /* How many leading columns of a page-table row the verdict compared: all
  * of them (strict), or the live ones. The oracle decides what is live
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
@@ -263,7 +300,7 @@ static size_t gm_classify_compared_cols(const gm_case *c, const gm_run_result *r
 
 /* A page table, row by row: its buffers are the big ones (bs x pages). */
 static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_result *r,
-                                       gm_buf_id id) {
+                                       gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
     size_t width = a->dims[1];
@@ -271,8 +308,12 @@ static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_
     for (size_t i = 0; i < a->dims[0]; i++) {
         size_t n = gm_classify_compared_cols(ctx->c, r, id, i, width);
         for (size_t j = 0; j < n; j++) {
-            if (x[i * width + j] != y[i * width + j]) {
-                classes |= 1u << gm_classify_page_cell(ctx, id, i, j);
+            size_t flat = i * width + j;
+            if (x[flat] != y[flat]) {
+                gm_class k = gm_classify_explained(ctx, id, flat, width, x[flat], y[flat],
+                                                   gm_classify_page_cell(ctx, id, i, j));
+                gm_classify_note(ctx, seen, id, flat, width, x[flat], y[flat], k);
+                classes |= 1u << k;
             }
         }
     }
@@ -295,12 +336,16 @@ static gm_class gm_classify_vector_element(const gm_classify_ctx *ctx, gm_buf_id
 
 /* A one-dimensional buffer: every element is compared at both levels. */
 static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_result *r,
-                                   gm_buf_id id) {
+                                   gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
-        if (gm_buffer_get(a, k) != gm_buffer_get(b, k)) {
-            classes |= 1u << gm_classify_vector_element(ctx, id, k);
+        int64_t x = gm_buffer_get(a, k), y = gm_buffer_get(b, k);
+        if (x != y) {
+            gm_class cls = gm_classify_explained(ctx, id, k, 1, x, y,
+                                                 gm_classify_vector_element(ctx, id, k));
+            gm_classify_note(ctx, seen, id, k, 1, x, y, cls);
+            classes |= 1u << cls;
         }
     }
     return classes;
@@ -314,7 +359,8 @@ static bool gm_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
 }
 
 /* The classes of every element the verdict's level compared and that differs. */
-static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r) {
+static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r,
+                                        gm_bucket_seen *seen) {
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
     unsigned classes = 0;
@@ -323,11 +369,12 @@ static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r
             continue;
         }
         if (!gm_classify_same_shape(r, (gm_buf_id)id)) {
+            gm_bucket_seen_note(seen, (gm_buf_id)id, 0, 0, GM_CLASS_UNCLASSIFIED, 0, 0, 0);
             classes |= 1u << GM_CLASS_UNCLASSIFIED;
         } else if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
-            classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id);
+            classes |= gm_classify_page_table(&ctx, r, (gm_buf_id)id, seen);
         } else {
-            classes |= gm_classify_vector(&ctx, r, (gm_buf_id)id);
+            classes |= gm_classify_vector(&ctx, r, (gm_buf_id)id, seen);
         }
     }
     return classes;
@@ -422,10 +469,29 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     out->status = r->verdict.status;
     out->mode = c->mode;
     out->buffers = r->verdict.buffers;
+    gm_bucket_seen seen;
+    gm_bucket_seen_init(&seen);
     switch (r->verdict.status) {
     case GM_STATUS_MATCH: break;
-    case GM_STATUS_MISMATCH: out->classes = gm_classify_differences(c, r); break;
-    default: out->classes = 1u << gm_classify_uncompared(c, r); break;
+    case GM_STATUS_MISMATCH:
+        if (gm_classify_breaks_precondition(c)) {
+            /* SPEC 3 calls these inputs out of bounds, whatever the model's
+             * wrapping address arithmetic happened to read (a pool row
+             * of -2^63 times the width wraps back to row 0): its outputs
+             * predict nothing. */
+            out->classes = 1u << GM_CLASS_FUSED_OUT_OF_BOUNDS;
+            snprintf(out->bucket, sizeof out->bucket, "fused_out_of_bounds|undetected|-");
+            break;
+        }
+        out->classes = gm_classify_differences(c, r, &seen);
+        gm_bucket_write_compared(c, r, &seen, out->bucket, sizeof out->bucket);
+        break;
+    default: {
+        gm_class k = gm_classify_uncompared(c, r);
+        out->classes = 1u << k;
+        gm_bucket_write_uncompared(r, gm_class_name(k), out->bucket, sizeof out->bucket);
+        break;
+    }
     }
     gm_finding_sign(out);
 }
@@ -439,13 +505,20 @@ gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id
         flat >= gm_buffer_count(&r->reference.buf[id])) {
         return GM_CLASS_UNCLASSIFIED;
     }
+    if (r->verdict.status == GM_STATUS_MISMATCH && gm_classify_breaks_precondition(c)) {
+        return GM_CLASS_FUSED_OUT_OF_BOUNDS; /* as gm_classify: undefined outputs */
+    }
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
+    int64_t x = gm_buffer_get(&r->reference.buf[id], flat);
+    int64_t y = gm_buffer_get(&r->fused.buf[id], flat);
     if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
         size_t width = r->reference.buf[id].dims[1];
-        return gm_classify_page_cell(&ctx, id, flat / width, flat % width);
+        return gm_classify_explained(&ctx, id, flat, width, x, y,
+                                     gm_classify_page_cell(&ctx, id, flat / width, flat % width));
     }
-    return gm_classify_vector_element(&ctx, id, flat);
+    return gm_classify_explained(&ctx, id, flat, 1, x, y,
+                                 gm_classify_vector_element(&ctx, id, flat));
 }
 
 /* Appends the names of the set bits of `mask`, joined by '+', or "-". */

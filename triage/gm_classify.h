@@ -1,12 +1,14 @@
 /* gm_classify: names each difference between the reference and the fused
  * kernel with one class of the known differences (docs/SEMANTICS.md, SPEC
  * section 4), and ONLY when that class's cause is present in the inputs for
- * that very element; anything else is `unclassified`, a bug until a person
- * says otherwise. Four classes beyond the SPEC's nine name inputs that no
- * server produces (a max_seq_pages below the live pages, lengths past
- * int32, mapping values below -1, a negative q_stride): known causes, so
- * that a campaign does not drown in them; --strict-baseline still reports
- * them.
+ * that very element AND both sides wrote there exactly the values that the
+ * class's rules predict (gm_predict: the legacy value of SPEC section 2 and
+ * the fused value of SPEC section 3, computed here from the inputs);
+ * anything else is `unclassified`, a bug until a person says otherwise.
+ * Four classes beyond the SPEC's nine name inputs that no server produces
+ * (a max_seq_pages below the live pages, lengths past int32, mapping values
+ * below -1, a negative q_stride): known causes, so that a campaign does not
+ * drown in them; --strict-baseline still reports them.
  *
  * A finding's signature is the stable key for deduplication and baselines:
  *   "<mode>|<class>+<class>...|<buffer>+<buffer>..."
@@ -20,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm_bucket.h"
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_oracle.h"
@@ -64,6 +67,8 @@ typedef struct {
     unsigned classes;   /* bit (1u << gm_class) */
     unsigned buffers;   /* bit (1u << gm_buf_id), as in the verdict */
     char signature[GM_SIGNATURE_MAX];
+    char bucket[GM_BUCKET_MAX]; /* the root-cause key (gm_bucket.h); "" for a match, or
+                                   when parsed from a signature alone */
 } gm_finding;
 
 const char *gm_class_name(gm_class k);

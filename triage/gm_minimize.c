@@ -6,7 +6,9 @@
  * path raised or WHERE the fused kernel overran, those are kept too (the
  * exception and step; the access and the buffer): otherwise every
  * legacy_raises finding would "minimize" into an empty batch, which raises
- * for another reason.
+ * for another reason. The target's bucket (gm_bucket.h), when it has one,
+ * is kept too: the reproducer of a bucket must show that bucket's root
+ * cause, not another one that happens to give the same signature.
  *
  * Every kept edit makes the case strictly smaller in a well-founded order
  * (fewer rows, pool rows, mapping slots, columns or entries; an optional
@@ -35,6 +37,7 @@ typedef struct {
     gm_backend *backend;
     gm_compare level;
     const char *signature;
+    const char *bucket;                    /* "" when the target has none: not kept */
     bool keep_detail;                      /* the first run had the target signature */
     char detail[GM_MINIMIZE_DETAIL_MAX];   /* its raise or overrun, kept as well */
     gm_case *c;                            /* the current (smallest) case */
@@ -77,7 +80,8 @@ static bool gm_minimize_same(gm_minimizer *m, const gm_case *c) {
         return false;
     }
     gm_classify(c, &m->run, &f);
-    if (strcmp(f.signature, m->signature) != 0) {
+    if (strcmp(f.signature, m->signature) != 0 ||
+        (m->bucket[0] != '\0' && strcmp(f.bucket, m->bucket) != 0)) {
         return false;
     }
     char detail[GM_MINIMIZE_DETAIL_MAX];
@@ -667,7 +671,8 @@ bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_c
                  gm_minimize_stats *stats, gm_error *err) {
     gm_minimize_stats local = {0, 0};
     gm_minimizer m = {
-        .backend = b, .level = level, .signature = target->signature, .c = c,
+        .backend = b, .level = level, .signature = target->signature, .bucket = target->bucket,
+        .c = c,
         .stats = stats != NULL ? stats : &local, .err = err,
     };
     m.stats->runs = 0;

@@ -79,3 +79,16 @@ bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
     cJSON_Delete(root);
     return ok;
 }
+
+void gm_repro_recorded_finding(const gm_doc *doc, gm_finding *out) {
+    gm_run_result r;
+    gm_run_result_init(&r);
+    r.reference = doc->reference; /* borrowed: never freed here */
+    r.fused = doc->fused;
+    gm_oracle_compare_buffers(&doc->c, &r.reference, &r.fused, doc->repro.verdict.compare,
+                              &r.verdict);
+    if (!gm_status_compared(doc->repro.verdict.status)) {
+        r.verdict.status = doc->repro.verdict.status;
+    }
+    gm_classify(&doc->c, &r, out);
+}

@@ -25,4 +25,10 @@ bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
                     const gm_finding *f, gm_backend_kind backend, const gm_repro_origin *origin,
                     gm_error *err);
 
+/* The finding that a reproducer's recorded outputs show, classified now:
+ * the same buffers judged at the recorded level (the recorded status where
+ * the buffers were not compared). It gives the bucket of a file written
+ * before buckets existed (docs/FORMATS.md), without running anything. */
+void gm_repro_recorded_finding(const gm_doc *doc, gm_finding *out);
+
 #endif

@@ -18,6 +18,7 @@
 
 #include "gm_paths.h"
 #include "gm_repro_fields.h"
+#include "gm_rundir_bucket.h"
 #include "gm_rundir_campaign.h"
 #include "gm_rundir_stats.h"
 
@@ -248,7 +249,7 @@ static bool gm_rundir_group(gm_rundir_loader *ld, const gm_baseline *baseline) {
     }
     qsort(r->sigs, r->n_sigs, sizeof *r->sigs, gm_rundir_by_first_seen);
     gm_rundir_totals(r);
-    return true;
+    return gm_rundir_bucket_build(r, baseline, ld->err);
 }
 
 /* ---- the folder -------------------------------------------------------- */
@@ -295,6 +296,14 @@ bool gm_rundir_load(const char *dir, const gm_baseline *baseline, gm_rundir *out
     return ok;
 }
 
+size_t gm_rundir_new_buckets(const gm_rundir *r) {
+    size_t n = 0;
+    for (size_t b = 0; b < r->n_buckets; b++) {
+        n += r->buckets[b].fresh ? 1 : 0;
+    }
+    return n;
+}
+
 size_t gm_rundir_new(const gm_rundir *r) {
     size_t n = 0;
     for (size_t i = 0; i < r->n_sigs; i++) {
@@ -308,6 +317,7 @@ void gm_rundir_free(gm_rundir *r) {
         free(r->sigs[i].repro);
         free(r->sigs[i].smallest);
     }
+    gm_rundir_bucket_free(r);
     free(r->sigs);
     free(r->samples);
     free(r->path);

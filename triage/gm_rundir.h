@@ -10,8 +10,9 @@
  * Any other folder is read as a plain folder of reproducers (all *.json
  * below it, e.g. corpus/regress/): each file is one failing input.
  *
- * Loading groups the failing inputs by signature and asks the baseline
- * about each signature. Nothing here writes.
+ * Loading groups the failing inputs by signature, the signatures by bucket
+ * (their root cause), and asks the baseline about each. Nothing here
+ * writes.
  */
 #ifndef GM_RUNDIR_H
 #define GM_RUNDIR_H
@@ -71,7 +72,22 @@ typedef struct {
     int64_t smallest_bs;        /* bs of that file's case */
     gm_difference first_difference;   /* recorded in `smallest` */
     gm_baseline_entry baseline; /* what the baseline says (known, decision, why) */
+    size_t bucket;              /* index into gm_rundir.buckets */
 } gm_rundir_signature;
+
+/* The signatures of one root cause (gm_bucket.h). A signature's bucket is
+ * that of its representative file (`smallest`), classified from the
+ * outputs it recorded: reproducers written before buckets existed have one
+ * too. */
+typedef struct {
+    char key[GM_BUCKET_MAX];
+    size_t *sigs;               /* indices into gm_rundir.sigs, in their order */
+    size_t n_sigs;
+    size_t inputs;              /* failing inputs over its signatures */
+    bool fresh;                 /* one of its signatures is new to the baseline */
+    size_t smallest;            /* the signature whose file has the fewest rows */
+    gm_baseline_entry baseline; /* a "buckets" entry of the baseline, when it lists one */
+} gm_rundir_bucket;
 
 typedef struct {
     char *path;
@@ -81,6 +97,8 @@ typedef struct {
     size_t n_samples;
     gm_rundir_signature *sigs;  /* by first seen, then by signature */
     size_t n_sigs;
+    gm_rundir_bucket *buckets;  /* new ones first, then by their first signature */
+    size_t n_buckets;
     size_t inputs;              /* failing inputs read */
     size_t class_inputs[GM_CLASS_COUNT];  /* failing inputs naming each class */
     size_t unreadable;          /* files that are not reproducers */
@@ -96,6 +114,9 @@ bool gm_rundir_load(const char *dir, const gm_baseline *baseline, gm_rundir *out
 
 /* Signatures the baseline does not know. */
 size_t gm_rundir_new(const gm_rundir *r);
+
+/* Buckets with a signature the baseline does not know. */
+size_t gm_rundir_new_buckets(const gm_rundir *r);
 
 void gm_rundir_free(gm_rundir *r);
 

@@ -97,6 +97,47 @@ static cJSON *gm_rundir_json_signatures(const gm_rundir *r) {
     return list;
 }
 
+/* [{"bucket", "new", "signatures": [...], "inputs", "smallest"}]: new first. */
+static cJSON *gm_rundir_json_bucket(const gm_rundir *r, const gm_rundir_bucket *b) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *sigs = cJSON_CreateArray();
+    bool ok = o != NULL && sigs != NULL;
+    for (size_t j = 0; ok && j < b->n_sigs; j++) {
+        cJSON *name = cJSON_CreateString(r->sigs[b->sigs[j]].finding.signature);
+        ok = name != NULL && cJSON_AddItemToArray(sigs, name);
+        if (!ok) {
+            cJSON_Delete(name);
+        }
+    }
+    if (!ok || !gm_rundir_json_add(o, "signatures", sigs)) {
+        cJSON_Delete(ok ? NULL : sigs);
+        cJSON_Delete(o);
+        return NULL;
+    }
+    ok = gm_rundir_json_add(o, "bucket", cJSON_CreateString(b->key)) &&
+         gm_rundir_json_add(o, "new", cJSON_CreateBool(b->fresh)) &&
+         gm_rundir_json_add(o, "inputs", gm_jsonint_create_u64(b->inputs)) &&
+         gm_rundir_json_add(o, "smallest", cJSON_CreateString(r->sigs[b->smallest].smallest));
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *gm_rundir_json_buckets(const gm_rundir *r) {
+    cJSON *list = cJSON_CreateArray();
+    for (size_t b = 0; list != NULL && b < r->n_buckets; b++) {
+        cJSON *item = gm_rundir_json_bucket(r, &r->buckets[b]);
+        if (item == NULL || !cJSON_AddItemToArray(list, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
 /* {"<class>": inputs naming it, ...} for every class. */
 static cJSON *gm_rundir_json_classes(const gm_rundir *r) {
     cJSON *obj = cJSON_CreateObject();
@@ -127,6 +168,10 @@ cJSON *gm_rundir_json(const gm_rundir *r, const char *baseline_path) {
               gm_rundir_json_add(root, "run_folder", cJSON_CreateBool(r->is_campaign)) &&
               gm_rundir_json_add(root, "baseline", gm_rundir_json_text(baseline_path)) &&
               gm_rundir_json_totals(root, r) &&
+              gm_rundir_json_add(root, "n_buckets", gm_jsonint_create_u64(r->n_buckets)) &&
+              gm_rundir_json_add(root, "new_buckets",
+                                 gm_jsonint_create_u64(gm_rundir_new_buckets(r))) &&
+              gm_rundir_json_add(root, "buckets", gm_rundir_json_buckets(r)) &&
               gm_rundir_json_add(root, "signatures", gm_rundir_json_signatures(r));
     if (!ok) {
         cJSON_Delete(root);
