@@ -66,8 +66,8 @@ bool cli_input_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_erro
     if (bytes == NULL) {
         return false;
     }
+    gm_doc_init(doc); /* as the JSON reader does: the caller's doc may be fresh */
     doc->kind = GM_DOC_CASE;
-    gm_case_init(&doc->c);
     bool ok = fuzz_decode(bytes, size, &doc->c, err);
     free(bytes);
     char name[1100];
