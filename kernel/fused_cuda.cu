@@ -25,7 +25,8 @@ namespace {
 
 struct fused_cuda_ctx {
     const fused_params *p;
-    fused_cuda_status *status; /* checked variant only */
+    const fused_extents *extents; /* checked variant: the allocations, per launch */
+    fused_cuda_status *status;    /* checked variant only */
 };
 
 /* Checked variant: whether an access may be performed; the first access
@@ -44,9 +45,9 @@ __device__ bool fused_cuda_refuse(fused_cuda_status *s, int buf, bool write, int
     return false;
 }
 
-__device__ bool fused_cuda_allow(const fused_params *p, fused_cuda_status *s, fused_buf buf,
+__device__ bool fused_cuda_allow(const fused_extents *x, fused_cuda_status *s, fused_buf buf,
                                  bool write, const void *ptr, int64_t index, int64_t len) {
-    fused_extent e = fused_extent_of(p, buf);
+    const fused_extent e = x->of[buf];
     bool have = ptr != 0 && ptr == e.base && e.count >= 0;
     int64_t bound = have ? (len < e.count ? len : e.count) : 0;
     if (have && index >= 0 && index < bound) {
@@ -58,10 +59,10 @@ __device__ bool fused_cuda_allow(const fused_params *p, fused_cuda_status *s, fu
 /* A cell: the row within the real rows, the column within the real
  * width, and the width passed equal to it (else the write would land in
  * the wrong cell, or past the end). */
-__device__ bool fused_cuda_allow_cell(const fused_params *p, fused_cuda_status *s,
+__device__ bool fused_cuda_allow_cell(const fused_extents *x, fused_cuda_status *s,
                                       fused_buf buf, const void *ptr, int64_t row, int64_t col,
                                       int64_t width) {
-    fused_extent e = fused_extent_of(p, buf);
+    const fused_extent e = x->of[buf];
     bool have = ptr != 0 && ptr == e.base && e.count >= 0;
     if (!have || row < 0 || row >= e.rows) {
         return fused_cuda_refuse(s, buf, true, -1, row, have ? e.rows : 0);
@@ -81,6 +82,12 @@ __host__ __device__ __forceinline__ T fused_cuda_load(const T *address) {
 #endif
 }
 
+/* The production kernel's bounds argument: nothing (one byte of
+ * parameter space, not the table's few hundred on every launch). */
+struct fused_cuda_no_bounds {
+    char none;
+};
+
 }  // namespace
 
 #define FUSED_CTX fused_cuda_ctx
@@ -96,6 +103,8 @@ namespace fused_unchecked {
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     ((ptr)[(row) * (width) + (col)] = (v))
 #define FUSED_CUDA_STOPPED(ctx) false
+#define FUSED_CUDA_BOUNDS fused_cuda_no_bounds
+#define FUSED_CUDA_EXTENTS(bounds) ((const fused_extents *)nullptr)
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
 #undef FUSED_FN
@@ -103,6 +112,8 @@ namespace fused_unchecked {
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
 #undef FUSED_CUDA_STOPPED
+#undef FUSED_CUDA_BOUNDS
+#undef FUSED_CUDA_EXTENTS
 }  // namespace fused_unchecked
 
 /* The fuzzing kernel: every access bounds-checked, out-of-bounds ones
@@ -110,19 +121,19 @@ namespace fused_unchecked {
 namespace fused_checked {
 #define FUSED_FN static __device__ __forceinline__
 #define FUSED_READ(ctx, buf, ptr, i, len)                                                  \
-    (fused_cuda_allow((ctx)->p, (ctx)->status, (buf), false, (ptr), (i), (len))           \
+    (fused_cuda_allow((ctx)->extents, (ctx)->status, (buf), false, (ptr), (i), (len))           \
          ? (int64_t)(ptr)[(i)]                                                             \
          : (int64_t)0)
 #define FUSED_WRITE(ctx, buf, ptr, i, len, v)                                              \
     do {                                                                                   \
-        if (fused_cuda_allow((ctx)->p, (ctx)->status, (buf), true, (ptr), (i), (len))) {   \
+        if (fused_cuda_allow((ctx)->extents, (ctx)->status, (buf), true, (ptr), (i), (len))) {   \
             (ptr)[(i)] = (v);                                                              \
         }                                                                                  \
     } while (0)
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     do {                                                                                   \
         (void)(rows);                                                                      \
-        if (fused_cuda_allow_cell((ctx)->p, (ctx)->status, (buf), (ptr), (row), (col),     \
+        if (fused_cuda_allow_cell((ctx)->extents, (ctx)->status, (buf), (ptr), (row), (col),     \
                                   (width))) {                                              \
             (ptr)[(row) * (width) + (col)] = (v);                                          \
         }                                                                                  \
@@ -131,6 +142,8 @@ namespace fused_checked {
  * execution does: a case whose max_seq_pages is 2^31 with a narrow table
  * otherwise keeps the GPU busy for seconds. */
 #define FUSED_CUDA_STOPPED(ctx) (*(volatile unsigned *)&(ctx)->status->claimed != 0u)
+#define FUSED_CUDA_BOUNDS fused_extents
+#define FUSED_CUDA_EXTENTS(bounds) (&(bounds))
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
 #undef FUSED_FN
@@ -138,6 +151,8 @@ namespace fused_checked {
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
 #undef FUSED_CUDA_STOPPED
+#undef FUSED_CUDA_BOUNDS
+#undef FUSED_CUDA_EXTENTS
 }  // namespace fused_checked
 
 /* A warp or more per row: the smallest power of two that covers the row's
@@ -177,8 +192,13 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
      * into the runtime instead of three, on the path every decode step
      * takes. Arguments are passed by address, in the kernel's order. */
     fused_cuda_status *status_arg = checked ? status : nullptr;
+    fused_extents extents;
+    fused_cuda_no_bounds none = {0};
+    if (checked) {
+        fused_extents_of(p, &extents);
+    }
     void *args[] = {const_cast<fused_params *>(p), const_cast<fused_cuda_shape *>(&shape),
-                    &status_arg};
+                    checked ? (void *)&extents : (void *)&none, &status_arg};
     const void *kernel = checked ? (const void *)fused_checked::fused_cuda_kernel
                                  : (const void *)fused_unchecked::fused_cuda_kernel;
     return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(FUSED_CUDA_THREADS), args, 0,

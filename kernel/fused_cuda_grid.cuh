@@ -18,7 +18,10 @@
  *                   of a row's first block writes cache_seqlens.
  *
  * FUSED_CUDA_STOPPED(ctx), defined by the includer, says whether the long
- * loops should stop (the checked variant, after an out-of-bounds access).
+ * loops should stop (the checked variant, after an out-of-bounds access);
+ * FUSED_CUDA_BOUNDS is the type of the kernel's bounds argument (the
+ * checked variant: the buffers' allocations, fused_extents) and
+ * FUSED_CUDA_EXTENTS(bounds) the table the accesses are checked against.
  */
 
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
@@ -139,8 +142,9 @@ static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t program)
 __global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
     fused_cuda_kernel(const __grid_constant__ fused_params params,
                       const __grid_constant__ fused_cuda_shape shape,
+                      const __grid_constant__ FUSED_CUDA_BOUNDS bounds,
                       fused_cuda_status *status) {
-    FUSED_CTX ctx = {&params, status};
+    FUSED_CTX ctx = {&params, FUSED_CUDA_EXTENTS(bounds), status};
     const int64_t b = blockIdx.x;
     if (b == 0) {
         fused_cuda_scan_block(&ctx);

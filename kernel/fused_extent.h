@@ -70,4 +70,18 @@ FUSED_EXTENT_FN fused_extent fused_extent_of(const fused_params *p, fused_buf bu
     return fused_extent_flat(0, -1);
 }
 
+/* Every buffer's allocation at once: computed once per launch, so that a
+ * checked access costs a comparison, not a product and a division (64-bit
+ * division is a long software routine on a GPU, and the page loops make
+ * several accesses per page). */
+typedef struct {
+    fused_extent of[FUSED_BUF_COUNT];
+} fused_extents;
+
+FUSED_EXTENT_FN void fused_extents_of(const fused_params *p, fused_extents *out) {
+    for (int b = 0; b < FUSED_BUF_COUNT; b++) {
+        out->of[b] = fused_extent_of(p, (fused_buf)b);
+    }
+}
+
 #endif
