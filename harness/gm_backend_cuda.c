@@ -86,7 +86,7 @@ static cudaError_t gm_backend_cuda_eager(gm_backend_cuda *cu, fused_params *host
     return e;
 }
 
-static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *out) {
+static void gm_backend_cuda_describe_oob(const fused_cuda_status *s, char *out, size_t size) {
     fused_oob oob = {
         .hit = true,
         .buf = (fused_buf)s->buf,
@@ -97,7 +97,13 @@ static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *o
     };
     char what[160];
     fused_oob_describe(&oob, what, sizeof what);
-    gm_outputs_set_error(out, "out_of_bounds: %s", what);
+    snprintf(out, size, "out_of_bounds: %s", what);
+}
+
+static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *out) {
+    char what[200];
+    gm_backend_cuda_describe_oob(s, what, sizeof what);
+    gm_outputs_set_error(out, "%s", what);
 }
 
 bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
@@ -126,3 +132,77 @@ bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
     }
     return true;
 }
+
+/* Enqueues the block's launches on the device copy of [lo, hi), each
+ * one's outputs back into the block. */
+static cudaError_t gm_backend_cuda_enqueue_block(gm_backend_cuda *cu, unsigned char *block,
+                                                 const gm_layout_launch *launches, size_t n,
+                                                 size_t lo, size_t hi) {
+    cudaError_t e = gm_cuda_arena_reserve(&cu->arena, hi - lo);
+    const uintptr_t dev = (uintptr_t)cu->arena.base - lo; /* where offset 0 would be */
+    if (e == cudaSuccess) {
+        e = cudaMemcpyAsync(cu->arena.base, block + lo, hi - lo, cudaMemcpyHostToDevice,
+                            cu->stream);
+    }
+    const bool checked = cu->mode != GM_CUDA_RAW;
+    for (size_t i = 0; i < n && e == cudaSuccess; i++) {
+        const gm_layout_span *s = &launches[i].span;
+        fused_params d = launches[i].params;
+        gm_layout_rebase(&d, dev);
+        e = fused_cuda_launch(&d, checked, (fused_cuda_status *)(dev + s->status_at), cu->stream);
+        if (e == cudaSuccess) {
+            e = cudaMemcpyAsync(block + s->outputs_at, (const void *)(dev + s->outputs_at),
+                                s->end - s->outputs_at, cudaMemcpyDeviceToHost, cu->stream);
+        }
+    }
+    return e;
+}
+
+bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
+                               const gm_layout_launch *launches, size_t n, char *errors,
+                               size_t error_size, gm_error *err) {
+    if (cu->mode == GM_CUDA_GRAPH) {
+        return gm_error_set(err, GM_ERR_USAGE, "backend cuda-graph: no shared blocks");
+    }
+    size_t lo = SIZE_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        lo = launches[i].span.begin < lo ? launches[i].span.begin : lo;
+        hi = launches[i].span.end > hi ? launches[i].span.end : hi;
+        errors[i * error_size] = '\0';
+    }
+    if (n == 0) {
+        return true;
+    }
+    cudaError_t e = gm_backend_cuda_enqueue_block(cu, block, launches, n, lo, hi);
+    if (e == cudaSuccess) {
+        e = cudaStreamSynchronize(cu->stream);
+    }
+    if (e != cudaSuccess) {
+        return gm_backend_cuda_fail(err, "running a shared block", e);
+    }
+    for (size_t i = 0; i < n && cu->mode != GM_CUDA_RAW; i++) {
+        fused_cuda_status seen;
+        memcpy(&seen, block + launches[i].span.status_at, sizeof seen);
+        if (seen.claimed) {
+            gm_backend_cuda_describe_oob(&seen, &errors[i * error_size], error_size);
+        }
+    }
+    return true;
+}
+
+bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size) {
+    (void)cu;
+    if (cudaHostRegister(block, size, cudaHostRegisterDefault) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: forget it */
+        return false;
+    }
+    return true;
+}
+
+void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block) {
+    (void)cu;
+    cudaHostUnregister(block);
+}
+
+_Static_assert(sizeof(fused_cuda_status) <= GM_LAYOUT_STATUS_BYTES,
+               "a laid-out launch's status slot holds the checked kernel's record");

@@ -3,6 +3,7 @@
 #define GM_BACKEND_IMPL_H
 
 #include "gm_backend.h"
+#include "gm_layout.h"
 
 bool gm_backend_cpu_run(const gm_case *c, gm_outputs *out, gm_error *err);
 
@@ -21,6 +22,20 @@ typedef struct gm_backend_cuda gm_backend_cuda;
 bool gm_backend_cuda_open(gm_cuda_mode mode, gm_backend_cuda **out, gm_error *err);
 void gm_backend_cuda_close(gm_backend_cuda *cu);
 bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out, gm_error *err);
+
+/* The launches of a job's shared block (gm_layout.h; cuda and cuda-raw
+ * only): the block's bytes they span go up in one copy, each launch runs
+ * on them, each one's outputs come back into the block in place, and one
+ * synchronization ends it all. errors[i * error_size] receives what launch
+ * i reported ("out_of_bounds: ..."), "" for nothing. */
+bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
+                               const gm_layout_launch *launches, size_t n, char *errors,
+                               size_t error_size, gm_error *err);
+
+/* Pins a shared block for direct transfers (false: it stays pageable,
+ * which works, slower); unpin it before it is unmapped. */
+bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size);
+void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block);
 
 /* Writes `c` with the device's error message to a new file in `dir`;
  * `path` receives its name. */

@@ -17,3 +17,27 @@ bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
     (void)out;
     return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: not built");
 }
+
+bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
+                               const gm_layout_launch *launches, size_t n, char *errors,
+                               size_t error_size, gm_error *err) {
+    (void)cu;
+    (void)block;
+    (void)launches;
+    (void)n;
+    (void)errors;
+    (void)error_size;
+    return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: not built");
+}
+
+bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size) {
+    (void)cu;
+    (void)block;
+    (void)size;
+    return false;
+}
+
+void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block) {
+    (void)cu;
+    (void)block;
+}

@@ -2,23 +2,9 @@
 
 #include <string.h>
 
-#define GM_CUDA_ARENA_ALIGN ((size_t)256)
+#include "gm_layout.h"
 
-static size_t gm_cuda_arena_round(size_t bytes) {
-    return (bytes + GM_CUDA_ARENA_ALIGN - 1) / GM_CUDA_ARENA_ALIGN * GM_CUDA_ARENA_ALIGN;
-}
-
-size_t gm_cuda_arena_need(const fused_params *p) {
-    size_t bs = (size_t)p->bs, rows = (size_t)p->req_to_token_rows;
-    size_t cells = bs * (size_t)p->page_table_stride;
-    return gm_cuda_arena_round(bs * 8) * 2 +
-           gm_cuda_arena_round(rows * (size_t)p->req_to_token_stride * 4) +
-           gm_cuda_arena_round((size_t)p->swa_mapping_len * 8) +
-           gm_cuda_arena_round((size_t)p->n_out * 8) + gm_cuda_arena_round(bs * 4) * 2 +
-           gm_cuda_arena_round((bs + 1) * 4) * 2 + gm_cuda_arena_round(cells * 4) * 2 +
-           gm_cuda_arena_round((size_t)p->out_len * 8) +
-           gm_cuda_arena_round(sizeof(fused_cuda_status));
-}
+size_t gm_cuda_arena_need(const fused_params *p) { return gm_layout_need(p); }
 
 cudaError_t gm_cuda_arena_reserve(gm_cuda_arena *a, size_t bytes) {
     a->used = 0;
@@ -52,41 +38,14 @@ void gm_cuda_arena_forget(gm_cuda_arena *a) {
     a->used = 0;
 }
 
-/* Places `count` elements of `size` bytes, `src` (when given) copied into
- * the mirror. A NULL host buffer stays NULL on the device. */
-static void *gm_cuda_arena_place(gm_cuda_arena *a, const void *src, size_t count, size_t size) {
-    if (src == NULL) {
-        return NULL;
-    }
-    void *dst = a->base + a->used;
-    if (count > 0) {
-        memcpy(a->mirror + a->used, src, count * size);
-    }
-    a->used += gm_cuda_arena_round(count * size);
-    return dst;
-}
-
 void gm_cuda_arena_upload(gm_cuda_arena *a, const fused_params *h, fused_params *d,
                           fused_cuda_status **status, cudaStream_t s, cudaError_t *e) {
-    size_t bs = (size_t)h->bs, cells = bs * (size_t)h->page_table_stride;
-    size_t tokens = (size_t)(h->req_to_token_rows * h->req_to_token_stride);
-    *d = *h;
-    d->req_pool_indices = gm_cuda_arena_place(a, h->req_pool_indices, bs, 8);
-    d->seq_lens = gm_cuda_arena_place(a, h->seq_lens, bs, 8);
-    d->req_to_token = gm_cuda_arena_place(a, h->req_to_token, tokens, 4);
-    d->swa_mapping = gm_cuda_arena_place(a, h->swa_mapping, (size_t)h->swa_mapping_len, 8);
-    d->out_cache_loc = gm_cuda_arena_place(a, h->out_cache_loc, (size_t)h->n_out, 8);
-    d->qlens = gm_cuda_arena_place(a, h->qlens, bs, 4);
-    a->outputs_at = a->used;
-    d->cache_seqlens = gm_cuda_arena_place(a, h->cache_seqlens, bs, 4);
-    d->cu_seqlens_k = gm_cuda_arena_place(a, h->cu_seqlens_k, bs + 1, 4);
-    d->cu_seqlens_q = gm_cuda_arena_place(a, h->cu_seqlens_q, bs + 1, 4);
-    d->page_table = gm_cuda_arena_place(a, h->page_table, cells, 4);
-    d->swa_page_table = gm_cuda_arena_place(a, h->swa_page_table, cells, 4);
-    d->swa_out_cache_loc = gm_cuda_arena_place(a, h->swa_out_cache_loc, (size_t)h->out_len, 8);
-    memset(a->mirror + a->used, 0, sizeof(fused_cuda_status));
-    *status = (fused_cuda_status *)(a->base + a->used);
-    a->used += gm_cuda_arena_round(sizeof(fused_cuda_status));
+    gm_layout_span span;
+    gm_layout_place(h, a->mirror, 0, (uintptr_t)a->base, d, &span);
+    a->outputs_at = span.outputs_at;
+    a->status_at = span.status_at;
+    a->used = span.end;
+    *status = (fused_cuda_status *)(a->base + span.status_at);
     if (*e == cudaSuccess && a->used > 0) {
         *e = cudaMemcpyAsync(a->base, a->mirror, a->used, cudaMemcpyHostToDevice, s);
     }
@@ -112,8 +71,7 @@ void gm_cuda_arena_download(gm_cuda_arena *a, const fused_params *d, fused_param
     gm_cuda_arena_fetch(a, h->page_table, d->page_table, cells, 4);
     gm_cuda_arena_fetch(a, h->swa_page_table, d->swa_page_table, cells, 4);
     gm_cuda_arena_fetch(a, h->swa_out_cache_loc, d->swa_out_cache_loc, (size_t)h->out_len, 8);
-    size_t status_at = a->used - gm_cuda_arena_round(sizeof(fused_cuda_status));
-    gm_cuda_arena_fetch(a, seen, a->base + status_at, 1, sizeof *seen);
+    gm_cuda_arena_fetch(a, seen, a->base + a->status_at, 1, sizeof *seen);
     if (*e == cudaSuccess && a->used > a->outputs_at) {
         *e = cudaMemcpyAsync(a->mirror + a->outputs_at, a->base + a->outputs_at,
                              a->used - a->outputs_at, cudaMemcpyDeviceToHost, s);

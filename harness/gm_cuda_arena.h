@@ -6,9 +6,10 @@
  * buffers are copied into the mirror at their device offsets and go up in
  * ONE copy; the outputs (laid out last, with the status record) come back
  * in ONE copy and are unpacked after the synchronization. Eighteen small
- * pageable copies per case cost ~10 us each; two pinned ones a few. The layout depends only on the buffers'
- * sizes, so the same shapes always land at the same addresses: what a CUDA
- * graph captured stays valid for the next case of that shape. */
+ * pageable copies per case cost ~10 us each; two pinned ones a few. The
+ * layout is gm_layout's: it depends only on the buffers' sizes, so the same
+ * shapes always land at the same addresses (what a CUDA graph captured
+ * stays valid for the next case of that shape). */
 #ifndef GM_CUDA_ARENA_H
 #define GM_CUDA_ARENA_H
 
@@ -34,6 +35,7 @@ typedef struct {
     size_t capacity;
     size_t used;
     size_t outputs_at;     /* where the outputs (and the status) begin */
+    size_t status_at;      /* the status record */
     gm_cuda_arena_fetch_t fetch[GM_CUDA_ARENA_FETCHES];
     int n_fetch;
 } gm_cuda_arena;

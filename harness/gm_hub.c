@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fused_cpu.h"
 #include "gm_backend_impl.h"
 #include "gm_hub_wire.h"
 #include "gm_wire.h"
@@ -45,7 +47,19 @@ typedef struct {
     size_t n, cap;
     size_t max_bytes; /* the largest encoded case seen */
     uint64_t all_bytes;
+    /* launches laid out in the clients' shared blocks (PLACED batches) */
+    gm_layout_launch *launches;
+    gm_hub_placed_answer *answers;
+    int *placed_owner;
+    size_t n_placed, placed_cap;
 } gm_hub_round;
+
+/* A client's shared block (SHARE): mapped here, pinned on CUDA. */
+typedef struct {
+    unsigned char *base;
+    size_t size;
+    bool pinned;
+} gm_hub_share;
 
 /* What the lanes of a hub share: read-only but for `ended`. */
 typedef struct {
@@ -69,6 +83,8 @@ typedef struct {
     int listen_fd;
     int fds[GM_HUB_CLIENTS_MAX];
     bool asked[GM_HUB_CLIENTS_MAX]; /* sent a batch this round (an empty one too) */
+    bool placed[GM_HUB_CLIENTS_MAX]; /* ... and it was a PLACED one */
+    gm_hub_share shares[GM_HUB_CLIENTS_MAX];
     size_t n_clients;
     gm_hub_round round;
     char *hello;
@@ -109,12 +125,31 @@ static bool gm_hub_round_room(gm_hub_round *r, size_t more) {
     return true;
 }
 
+static bool gm_hub_round_room_placed(gm_hub_round *r) {
+    if (r->n_placed < r->placed_cap) {
+        return true;
+    }
+    size_t cap = r->placed_cap ? r->placed_cap * 2 : 64;
+    gm_layout_launch *l = realloc(r->launches, cap * sizeof *l);
+    r->launches = l ? l : r->launches;
+    gm_hub_placed_answer *a = realloc(r->answers, cap * sizeof *a);
+    r->answers = a ? a : r->answers;
+    int *o = realloc(r->placed_owner, cap * sizeof *o);
+    r->placed_owner = o ? o : r->placed_owner;
+    if (!l || !a || !o) {
+        return false;
+    }
+    r->placed_cap = cap;
+    return true;
+}
+
 static void gm_hub_round_clear(gm_hub_round *r) {
     for (size_t i = 0; i < r->n; i++) {
         gm_case_free(&r->cases[i]);
         gm_outputs_free(&r->outs[i]);
     }
     r->n = 0;
+    r->n_placed = 0;
 }
 
 static void gm_hub_round_free(gm_hub_round *r) {
@@ -124,6 +159,9 @@ static void gm_hub_round_free(gm_hub_round *r) {
     free(r->ptrs);
     free(r->results);
     free(r->owner);
+    free(r->launches);
+    free(r->answers);
+    free(r->placed_owner);
 }
 
 /* Adds one encoded case of client `owner` to the round. */
@@ -149,24 +187,90 @@ static bool gm_hub_round_add(void *ctx, int owner, const char *bytes, size_t len
     return true;
 }
 
+/* Forgets client k's shared block. */
+static void gm_hub_unshare(gm_hub *h, size_t k) {
+    gm_hub_share *sh = &h->shares[k];
+    if (sh->base != NULL) {
+        if (sh->pinned) {
+            gm_backend_cuda_unpin(h->cuda, sh->base);
+        }
+        munmap(sh->base, sh->size);
+    }
+    memset(sh, 0, sizeof *sh);
+}
+
 static void gm_hub_drop_client(gm_hub *h, size_t k) {
     close(h->fds[k]);
     h->fds[k] = -1;
+    gm_hub_unshare(h, k);
 }
 
-/* Reads one BATCH from client k into the round; a client that hung up or
- * sent something else is dropped. */
+/* SHARE: client k's block (a memfd) replaces the one it had. */
+static bool gm_hub_take_share(gm_hub *h, size_t k, const char *payload, size_t len, int fd) {
+    uint64_t size = 0;
+    if (fd < 0 || !gm_hub_wire_read_share(payload, len, &size) || size == 0 ||
+        size > ((uint64_t)1 << 40)) {
+        return false;
+    }
+    void *base = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) {
+        return false;
+    }
+    gm_hub_unshare(h, k);
+    h->shares[k] = (gm_hub_share){base, (size_t)size, false};
+    h->shares[k].pinned = h->cuda != NULL && gm_backend_cuda_pin(h->cuda, base, (size_t)size);
+    return true;
+}
+
+/* Adds one launch of client `owner`'s PLACED batch, once it is found to lie
+ * inside the client's block. */
+static bool gm_hub_round_add_placed(void *ctx, int owner, const gm_layout_launch *l) {
+    gm_hub *h = ctx;
+    gm_hub_round *r = &h->round;
+    const char *why = NULL;
+    if (h->shares[owner].base == NULL ||
+        !gm_layout_check(&l->params, &l->span, h->shares[owner].size, &why) ||
+        !gm_hub_round_room_placed(r)) {
+        return false;
+    }
+    size_t bytes = l->span.end - l->span.begin;
+    r->max_bytes = bytes > r->max_bytes ? bytes : r->max_bytes;
+    r->all_bytes += bytes;
+    r->launches[r->n_placed] = *l;
+    r->placed_owner[r->n_placed++] = owner;
+    return true;
+}
+
+/* Reads one message of client k: a BATCH or PLACED batch into the round,
+ * or its shared block; a client that hung up or sent something else is
+ * dropped. */
 static void gm_hub_read_client(gm_hub *h, size_t k) {
     gm_wire_type type;
     char *payload = NULL;
     size_t len = 0;
-    bool ok = gm_wire_receive(h->fds[k], &type, &payload, &len) && type == GM_WIRE_BATCH &&
-              gm_hub_wire_each_case(payload, len, &h->round, (int)k, gm_hub_round_add);
+    int fd = -1;
+    bool ok = gm_wire_receive_fd(h->fds[k], &type, &payload, &len, &fd);
+    bool batch = ok && (type == GM_WIRE_BATCH || type == GM_WIRE_PLACED);
+    size_t placed_before = h->round.n_placed;
+    if (ok && type == GM_WIRE_BATCH) {
+        ok = gm_hub_wire_each_case(payload, len, &h->round, (int)k, gm_hub_round_add);
+    } else if (ok && type == GM_WIRE_PLACED) {
+        ok = gm_hub_wire_each_placed(payload, len, h, (int)k, gm_hub_round_add_placed);
+    } else if (ok && type == GM_WIRE_SHARE) {
+        ok = gm_hub_take_share(h, k, payload, len, fd);
+    } else {
+        ok = false;
+    }
+    if (fd >= 0) {
+        close(fd); /* mapped (or refused): the mapping keeps the memory */
+    }
     free(payload);
     if (!ok) {
+        h->round.n_placed = placed_before; /* nothing of a refused batch runs */
         gm_hub_drop_client(h, k);
     }
-    h->asked[k] = ok;
+    h->asked[k] = ok && batch;
+    h->placed[k] = ok && type == GM_WIRE_PLACED;
 }
 
 static void gm_hub_accept(gm_hub *h) {
@@ -221,10 +325,67 @@ static void gm_hub_run_cuda(gm_hub *h) {
     }
 }
 
+/* The placed launches of one client, [first, end) of the round, in its
+ * block: on the host in place, or through the device. */
+static void gm_hub_run_share(gm_hub *h, size_t first, size_t end) {
+    gm_hub_round *r = &h->round;
+    gm_hub_share *sh = &h->shares[r->placed_owner[first]];
+    for (size_t i = first; i < end; i++) {
+        r->answers[i].result.status = GM_PYCALL_RETURNED;
+        r->answers[i].result.message[0] = '\0';
+        r->answers[i].error[0] = '\0';
+    }
+    if (h->cpu) {
+        for (size_t i = first; i < end; i++) {
+            fused_params p = r->launches[i].params;
+            gm_layout_rebase(&p, (uintptr_t)sh->base);
+            fused_oob oob;
+            if (!fused_cpu_run(&p, &oob)) {
+                char what[160];
+                fused_oob_describe(&oob, what, sizeof what);
+                snprintf(r->answers[i].error, sizeof r->answers[i].error, "out_of_bounds: %s",
+                         what);
+            }
+        }
+        return;
+    }
+    gm_error e = {0};
+    char errors[64][GM_HUB_ERROR_MAX];
+    for (size_t i = first; i < end && !h->device_broken; i += 64) {
+        size_t n = end - i < 64 ? end - i : 64;
+        if (!gm_backend_cuda_run_block(h->cuda, sh->base, &r->launches[i], n, errors[0],
+                                       GM_HUB_ERROR_MAX, &e)) {
+            h->device_broken = true;
+            break;
+        }
+        for (size_t j = 0; j < n; j++) {
+            memcpy(r->answers[i + j].error, errors[j], GM_HUB_ERROR_MAX);
+        }
+    }
+    for (size_t i = first; i < end && h->device_broken; i++) {
+        gm_pycall_result *res = &r->answers[i].result;
+        res->status = GM_PYCALL_CRASHED;
+        snprintf(res->message, sizeof res->message, "%s",
+                 e.msg[0] ? e.msg : "not run: the device failed on an earlier case of the batch");
+    }
+}
+
+static void gm_hub_run_placed(gm_hub *h) {
+    gm_hub_round *r = &h->round;
+    for (size_t first = 0, end; first < r->n_placed; first = end) {
+        end = first + 1;
+        while (end < r->n_placed && r->placed_owner[end] == r->placed_owner[first]) {
+            end++;
+        }
+        gm_hub_run_share(h, first, end);
+    }
+}
+
 static bool gm_hub_run_target(gm_hub *h, gm_error *err) {
     gm_hub_round *r = &h->round;
     if (h->cuda != NULL || h->cpu) {
         h->cpu ? gm_hub_run_cpu(h) : gm_hub_run_cuda(h);
+        gm_hub_run_placed(h);
         return true;
     }
     return gm_backend_run_raw(h->backend, r->ptrs, r->outs, r->n, r->results, err);
@@ -256,11 +417,11 @@ static bool gm_hub_run_round(gm_hub *h, gm_error *err) {
     double t1 = gm_hub_now();
     gm_hub_stats *st = &h->stats;
     st->rounds++;
-    st->cases += r->n;
+    st->cases += r->n + r->n_placed;
     st->target_s += t1 - t0;
     if (t1 - t0 > st->max_round_s) {
         st->max_round_s = t1 - t0;
-        st->max_round_cases = r->n;
+        st->max_round_cases = r->n + r->n_placed;
     }
     gm_backend_restarts after = gm_hub_restarts(h);
     gm_backend_restarts caused = {after.crashed - before.crashed, after.hung - before.hung};
@@ -274,8 +435,12 @@ static bool gm_hub_run_round(gm_hub *h, gm_error *err) {
         }
         h->asked[k] = false;
         gm_backend_restarts mine = (int)k == blamed ? caused : (gm_backend_restarts){0};
-        if (!gm_hub_wire_send_answers(h->fds[k], r->results, r->outs, r->owner, r->n, (int)k,
-                                      mine)) {
+        bool sent = h->placed[k] ? gm_hub_wire_send_placed_answers(h->fds[k], r->answers,
+                                                                   r->placed_owner, r->n_placed,
+                                                                   (int)k, mine)
+                                 : gm_hub_wire_send_answers(h->fds[k], r->results, r->outs,
+                                                            r->owner, r->n, (int)k, mine);
+        if (!sent) {
             gm_hub_drop_client(h, k);
         }
     }
@@ -327,6 +492,14 @@ static bool gm_hub_in_process(const gm_target_spec *spec) {
     return spec->kind == GM_TARGET_BUILTIN;
 }
 
+/* Builtin targets that run one launch at a time take shared blocks: the
+ * host execution in place, cuda and cuda-raw through one upload (a
+ * cuda-graph replays its own arena per shape, so it keeps BATCH). */
+static bool gm_hub_takes_placed(const gm_target_spec *spec) {
+    return gm_hub_in_process(spec) && spec->builtin != GM_BACKEND_CUDA_GRAPH &&
+           getenv("GMFUZZ_HUB_NO_SHARE") == NULL;
+}
+
 /* Lane k's engine; lane 0 also says HELLO's record. */
 static bool gm_hub_open_lane(gm_hub *h, const gm_target_spec *spec, gm_error *err) {
     static const gm_cuda_mode modes[GM_BACKEND_COUNT] = {
@@ -347,6 +520,7 @@ static void gm_hub_close_lane(gm_hub *h) {
         if (h->fds[k] >= 0) {
             close(h->fds[k]);
         }
+        gm_hub_unshare(h, k);
     }
     gm_hub_round_free(&h->round);
     gm_backend_close(h->backend);
@@ -439,6 +613,7 @@ bool gm_hub_serve(const gm_target_spec *spec, const char *name, int lanes,
         ok = gm_hub_open_lane(&h[k], spec, err);
     }
     ok = ok && gm_hub_wire_hello(h[0].backend ? gm_backend_identity(h[0].backend) : NULL,
+                                 gm_hub_takes_placed(spec) ? GM_HUB_TAKES_PLACED : 0u,
                                  &sh.hello, &sh.hello_len, err);
     ok = ok && gm_hub_run_lanes(h, n, stats, err);
     for (int k = 0; k < n; k++) {

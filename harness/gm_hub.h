@@ -40,7 +40,7 @@
 #include "gm_outputs.h"
 #include "gm_pyworker.h"
 
-#define GM_HUB_VERSION 1u
+#define GM_HUB_VERSION 2u
 #define GM_HUB_LANES_MAX 64
 #define GM_HUB_LANES_DEFAULT 8 /* builtin targets */
 #define GM_HUB_RECONNECT_S 60 /* how long a client waits for a hub started again */

@@ -1,15 +1,27 @@
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "gm_backend_impl.h"
 #include "gm_hub.h"
 #include "gm_hub_wire.h"
+#include "gm_layout.h"
 #include "gm_wire.h"
+
+/* The block this client shares with its hub (a memfd, mapped on both
+ * sides): its cases are laid out there, and the hub writes the outputs
+ * back in place. */
+typedef struct {
+    unsigned char *base;
+    size_t size;
+} gm_hub_client_block;
 
 struct gm_hub_client {
     int fd;
@@ -17,6 +29,10 @@ struct gm_hub_client {
     bool has_identity;
     gm_target_record identity;
     gm_backend_restarts restarts;
+    bool takes_placed; /* the hub said so in its HELLO */
+    bool shared;       /* the hub has this connection's block */
+    int block_fd;      /* the block's memfd, sent again to a hub started again */
+    gm_hub_client_block block;
 };
 
 static bool gm_hub_client_hello(gm_hub_client *c, gm_error *err) {
@@ -24,10 +40,22 @@ static bool gm_hub_client_hello(gm_hub_client *c, gm_error *err) {
     char *payload = NULL;
     size_t len = 0;
     bool ok = gm_wire_receive(c->fd, &type, &payload, &len) && type == GM_WIRE_HELLO;
-    ok = ok ? gm_hub_wire_read_hello(payload, len, &c->has_identity, &c->identity, err)
+    uint32_t flags = 0;
+    ok = ok ? gm_hub_wire_read_hello(payload, len, &c->has_identity, &c->identity, &flags, err)
             : gm_error_set(err, GM_ERR_DEVICE, "target hub @%s closed before its HELLO", c->name);
     free(payload);
+    c->takes_placed = ok && (flags & GM_HUB_TAKES_PLACED) != 0 &&
+                      getenv("GMFUZZ_HUB_NO_SHARE") == NULL;
     return ok;
+}
+
+static void gm_hub_client_unmap(gm_hub_client *c) {
+    if (c->block.base != NULL) {
+        munmap(c->block.base, c->block.size);
+        close(c->block_fd);
+    }
+    c->block = (gm_hub_client_block){NULL, 0};
+    c->block_fd = -1;
 }
 
 static void gm_hub_client_disconnect(gm_hub_client *c) {
@@ -35,6 +63,7 @@ static void gm_hub_client_disconnect(gm_hub_client *c) {
         close(c->fd);
     }
     c->fd = -1;
+    c->shared = false; /* a new connection gets the block again */
     gm_target_record_free(&c->identity);
     memset(&c->identity, 0, sizeof c->identity);
 }
@@ -79,6 +108,7 @@ bool gm_hub_client_open(const char *name, gm_hub_client **out, gm_error *err) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory connecting to a target hub");
     }
     c->fd = -1;
+    c->block_fd = -1;
     snprintf(c->name, sizeof c->name, "%s", name);
     if (!gm_hub_client_connect(c, err)) {
         gm_hub_client_close(c);
@@ -93,6 +123,7 @@ void gm_hub_client_close(gm_hub_client *c) {
         return;
     }
     gm_hub_client_disconnect(c);
+    gm_hub_client_unmap(c);
     free(c);
 }
 
@@ -115,10 +146,116 @@ static void gm_hub_client_lost(gm_hub_client *c, gm_pycall_result *results, size
     }
 }
 
+/* A block of at least `need` bytes, shared with the hub (a fresh memfd
+ * when it must grow: the hub maps the new one and forgets the old). */
+static bool gm_hub_client_share(gm_hub_client *c, size_t need, gm_error *err) {
+    if (c->block.base == NULL || c->block.size < need) {
+        size_t size = need + need / 2 > ((size_t)1 << 20) ? need + need / 2 : (size_t)1 << 20;
+        int fd = memfd_create("gmfuzz-hub-block", MFD_CLOEXEC);
+        void *base = fd >= 0 && ftruncate(fd, (off_t)size) == 0
+                         ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                         : MAP_FAILED;
+        if (base == MAP_FAILED) {
+            int saved = errno;
+            if (fd >= 0) {
+                close(fd);
+            }
+            return gm_error_set(err, GM_ERR_MEMORY, "a block of %zu bytes shared with hub @%s: %s",
+                                size, c->name, strerror(saved));
+        }
+        gm_hub_client_unmap(c);
+        c->block = (gm_hub_client_block){base, size};
+        c->block_fd = fd;
+        c->shared = false;
+    }
+    if (!c->shared) {
+        uint64_t size = c->block.size;
+        c->shared = gm_wire_send_fd(c->fd, GM_WIRE_SHARE, &size, sizeof size, c->block_fd);
+    }
+    return true;
+}
+
+/* Reads the hub's PLACED_ANSWERS into results and, for the launches that
+ * returned, the outputs from the block into outs. */
+static bool gm_hub_client_take_answers(gm_hub_client *c, const fused_params *host,
+                                       const gm_layout_launch *launches, gm_outputs *const *outs,
+                                       size_t n, gm_pycall_result *results, gm_error *err) {
+    gm_hub_placed_answer *answers = malloc((n ? n : 1) * sizeof *answers);
+    gm_wire_type type = GM_WIRE_STOP;
+    char *payload = NULL;
+    size_t len = 0;
+    if (answers == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for %zu answers", n);
+    }
+    bool answered = gm_wire_receive(c->fd, &type, &payload, &len) &&
+                    type == GM_WIRE_PLACED_ANSWERS;
+    gm_backend_restarts caused = {0};
+    bool ok = true;
+    if (answered) {
+        ok = gm_hub_wire_read_placed_answers(payload, len, answers, n, &caused, err);
+        for (size_t i = 0; ok && i < n; i++) {
+            results[i] = answers[i].result;
+            if (results[i].status == GM_PYCALL_RETURNED) {
+                gm_layout_unpack(&host[i], &launches[i].params, 0, c->block.base);
+            }
+            if (answers[i].error[0] != '\0') {
+                gm_outputs_set_error(outs[i], "%s", answers[i].error);
+            }
+        }
+    } else {
+        gm_hub_client_lost(c, results, n);
+    }
+    c->restarts.crashed += caused.crashed;
+    c->restarts.hung += caused.hung;
+    free(payload);
+    free(answers);
+    return ok;
+}
+
+/* The cases laid out in the shared block, one PLACED message, the outputs
+ * read back in place: no case crosses the socket. */
+static bool gm_hub_client_call_placed(gm_hub_client *c, const gm_case *const *cases,
+                                      gm_outputs *const *outs, size_t n,
+                                      gm_pycall_result *results, gm_error *err) {
+    fused_params *host = malloc((n ? n : 1) * sizeof *host);
+    gm_layout_launch *launches = malloc((n ? n : 1) * sizeof *launches);
+    bool ok = host != NULL && launches != NULL;
+    size_t need = GM_LAYOUT_ALIGN; /* no launch at offset 0: it reads as "absent" */
+    for (size_t i = 0; ok && i < n; i++) {
+        gm_backend_params(cases[i], outs[i], &host[i]);
+        need += gm_layout_need(&host[i]);
+    }
+    ok = ok ? gm_hub_client_share(c, need, err)
+            : gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
+    char *message = NULL;
+    size_t len = 0;
+    if (ok) {
+        for (size_t i = 0, at = GM_LAYOUT_ALIGN; i < n; at = launches[i++].span.end) {
+            gm_layout_place(&host[i], c->block.base, at, 0, &launches[i].params,
+                            &launches[i].span);
+        }
+        message = gm_hub_wire_placed(launches, n, &len);
+        ok = message != NULL ||
+             gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
+    }
+    if (ok && c->shared && gm_wire_send(c->fd, GM_WIRE_PLACED, message, len)) {
+        ok = gm_hub_client_take_answers(c, host, launches, outs, n, results, err);
+    } else if (ok) {
+        gm_hub_client_lost(c, results, n);
+    }
+    free(message);
+    free(host);
+    free(launches);
+    return ok;
+}
+
 bool gm_hub_client_call(gm_hub_client *c, const gm_case *const *cases, gm_outputs *const *outs,
                         size_t n, gm_pycall_result *results, gm_error *err) {
     if (c->fd < 0 && !gm_hub_client_reconnect(c, err)) {
         return false;
+    }
+    if (c->takes_placed) {
+        return gm_hub_client_call_placed(c, cases, outs, n, results, err);
     }
     size_t len = 0;
     char *batch = gm_hub_wire_batch(cases, n, &len);

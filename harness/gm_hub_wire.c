@@ -66,10 +66,11 @@ static void gm_hub_wire_fields(const gm_target_record *t, char *const **fields) 
     }
 }
 
-bool gm_hub_wire_hello(const gm_target_record *identity, char **out, size_t *len, gm_error *err) {
+bool gm_hub_wire_hello(const gm_target_record *identity, uint32_t flags, char **out,
+                       size_t *len, gm_error *err) {
     char *const *fields[8];
     gm_hub_wire_fields(identity, fields);
-    size_t total = 8;
+    size_t total = 12;
     for (int k = 0; k < 8; k++) {
         total += 4 + (*fields[k] ? strlen(*fields[k]) : 0);
     }
@@ -80,6 +81,7 @@ bool gm_hub_wire_hello(const gm_target_record *identity, char **out, size_t *len
     uint32_t version = GM_HUB_VERSION, has = identity != NULL;
     at = gm_hub_wire_put(at, &version, 4);
     at = gm_hub_wire_put(at, &has, 4);
+    at = gm_hub_wire_put(at, &flags, 4);
     for (int k = 0; k < 8; k++) {
         const char *s = *fields[k];
         uint32_t n = s ? (uint32_t)strlen(s) : GM_HUB_WIRE_NO_STRING;
@@ -106,11 +108,12 @@ static char *gm_hub_wire_string(gm_hub_wire_reader *r) {
 }
 
 bool gm_hub_wire_read_hello(const char *p, size_t len, bool *has, gm_target_record *out,
-                            gm_error *err) {
+                            uint32_t *flags, gm_error *err) {
     gm_hub_wire_reader r = {.p = p, .len = len};
     memset(out, 0, sizeof *out);
     uint32_t version = gm_hub_wire_u32(&r);
     *has = gm_hub_wire_u32(&r) != 0;
+    *flags = gm_hub_wire_u32(&r);
     char **fields[8] = {&out->spec, &out->kind,   &out->module,  &out->function,
                         &out->file, &out->sha256, &out->version, &out->device};
     for (int k = 0; k < 8; k++) {
@@ -241,6 +244,172 @@ bool gm_hub_wire_read_answers(const char *p, size_t len, gm_pycall_result *resul
     if (r.bad || r.at != r.len) {
         return gm_error_set(err, GM_ERR_DEVICE,
                             "target hub: malformed ANSWERS (%u answers for %zu cases)", count, n);
+    }
+    return true;
+}
+
+/* ---- SHARE, PLACED, PLACED_ANSWERS --------------------------------------- */
+
+bool gm_hub_wire_read_share(const char *p, size_t len, uint64_t *size) {
+    gm_hub_wire_reader r = {.p = p, .len = len};
+    *size = gm_hub_wire_u64(&r);
+    return !r.bad && r.at == r.len;
+}
+
+/* A placed launch as 28 u64: the span, the twelve buffers' offsets (0:
+ * absent) in fused_buf order, then the sizes and scalars. */
+#define GM_HUB_WIRE_LAUNCH_WORDS 28
+
+static void gm_hub_wire_launch_words(const gm_layout_launch *l, uint64_t *w) {
+    const fused_params *p = &l->params;
+    const void *bufs[FUSED_BUF_COUNT] = {
+        p->req_pool_indices, p->seq_lens,      p->req_to_token, p->swa_mapping,
+        p->out_cache_loc,    p->qlens,         p->cache_seqlens, p->cu_seqlens_k,
+        p->cu_seqlens_q,     p->page_table,    p->swa_page_table, p->swa_out_cache_loc,
+    };
+    size_t k = 0;
+    w[k++] = l->span.begin;
+    w[k++] = l->span.outputs_at;
+    w[k++] = l->span.status_at;
+    w[k++] = l->span.end;
+    for (int b = 0; b < FUSED_BUF_COUNT; b++) {
+        w[k++] = (uint64_t)(uintptr_t)bufs[b];
+    }
+    const int64_t scalars[12] = {p->req_to_token_rows, p->req_to_token_stride, p->swa_mapping_len,
+                                 p->n_out,             p->page_table_stride,   p->out_len,
+                                 p->bs,                p->seqlen_offset,       p->max_seq_pages,
+                                 p->page_size,         p->q_stride,            (int64_t)p->q_mode};
+    for (int j = 0; j < 12; j++) {
+        w[k++] = (uint64_t)scalars[j];
+    }
+}
+
+static void gm_hub_wire_launch_of(const uint64_t *w, gm_layout_launch *l) {
+    fused_params *p = &l->params;
+    memset(l, 0, sizeof *l);
+    l->span = (gm_layout_span){w[0], w[1], w[2], w[3]};
+    const uint64_t *b = w + 4, *s = w + 4 + FUSED_BUF_COUNT;
+    p->req_pool_indices = (const int64_t *)(uintptr_t)b[FUSED_BUF_REQ_POOL_INDICES];
+    p->seq_lens = (const int64_t *)(uintptr_t)b[FUSED_BUF_SEQ_LENS];
+    p->req_to_token = (const int32_t *)(uintptr_t)b[FUSED_BUF_REQ_TO_TOKEN];
+    p->swa_mapping = (const int64_t *)(uintptr_t)b[FUSED_BUF_SWA_MAPPING];
+    p->out_cache_loc = (const int64_t *)(uintptr_t)b[FUSED_BUF_OUT_CACHE_LOC];
+    p->qlens = (const int32_t *)(uintptr_t)b[FUSED_BUF_QLENS];
+    p->cache_seqlens = (int32_t *)(uintptr_t)b[FUSED_BUF_CACHE_SEQLENS];
+    p->cu_seqlens_k = (int32_t *)(uintptr_t)b[FUSED_BUF_CU_SEQLENS_K];
+    p->cu_seqlens_q = (int32_t *)(uintptr_t)b[FUSED_BUF_CU_SEQLENS_Q];
+    p->page_table = (int32_t *)(uintptr_t)b[FUSED_BUF_PAGE_TABLE];
+    p->swa_page_table = (int32_t *)(uintptr_t)b[FUSED_BUF_SWA_PAGE_TABLE];
+    p->swa_out_cache_loc = (int64_t *)(uintptr_t)b[FUSED_BUF_SWA_OUT_CACHE_LOC];
+    p->req_to_token_rows = (int64_t)s[0];
+    p->req_to_token_stride = (int64_t)s[1];
+    p->swa_mapping_len = (int64_t)s[2];
+    p->n_out = (int64_t)s[3];
+    p->page_table_stride = (int64_t)s[4];
+    p->out_len = (int64_t)s[5];
+    p->bs = (int64_t)s[6];
+    p->seqlen_offset = (int64_t)s[7];
+    p->max_seq_pages = (int64_t)s[8];
+    p->page_size = (int64_t)s[9];
+    p->q_stride = (int64_t)s[10];
+    p->q_mode = (fused_q_mode)(int64_t)s[11];
+}
+
+char *gm_hub_wire_placed(const gm_layout_launch *launches, size_t n, size_t *len) {
+    size_t total = 4 + n * GM_HUB_WIRE_LAUNCH_WORDS * 8;
+    char *p = malloc(total), *at = p;
+    if (p == NULL) {
+        return NULL;
+    }
+    uint32_t count = (uint32_t)n;
+    at = gm_hub_wire_put(at, &count, 4);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w[GM_HUB_WIRE_LAUNCH_WORDS];
+        gm_hub_wire_launch_words(&launches[i], w);
+        at = gm_hub_wire_put(at, w, sizeof w);
+    }
+    *len = total;
+    return p;
+}
+
+bool gm_hub_wire_each_placed(const char *p, size_t len, void *ctx, int owner,
+                             bool (*add)(void *ctx, int owner, const gm_layout_launch *l)) {
+    gm_hub_wire_reader r = {.p = p, .len = len};
+    uint32_t n = gm_hub_wire_u32(&r);
+    for (uint32_t i = 0; i < n && !r.bad; i++) {
+        uint64_t w[GM_HUB_WIRE_LAUNCH_WORDS];
+        for (int k = 0; k < GM_HUB_WIRE_LAUNCH_WORDS; k++) {
+            w[k] = gm_hub_wire_u64(&r);
+        }
+        gm_layout_launch l;
+        gm_hub_wire_launch_of(w, &l);
+        r.bad = r.bad || (w[4 + FUSED_BUF_COUNT + 11] > FUSED_Q_STRIDED) || !add(ctx, owner, &l);
+    }
+    return !r.bad && r.at == r.len;
+}
+
+bool gm_hub_wire_send_placed_answers(int fd, const gm_hub_placed_answer *answers,
+                                     const int *owner, size_t n, int who,
+                                     gm_backend_restarts caused) {
+    size_t total = 12;
+    uint32_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (owner[i] == who) {
+            total += 1 + 4 + strlen(answers[i].result.message) + 4 + strlen(answers[i].error);
+            count++;
+        }
+    }
+    char *p = malloc(total), *at = p;
+    if (p == NULL) {
+        return false;
+    }
+    at = gm_hub_wire_put(at, &count, 4);
+    at = gm_hub_wire_put(at, &caused.crashed, 4);
+    at = gm_hub_wire_put(at, &caused.hung, 4);
+    for (size_t i = 0; i < n; i++) {
+        if (owner[i] != who) {
+            continue;
+        }
+        uint8_t status = (uint8_t)answers[i].result.status;
+        uint32_t mlen = (uint32_t)strlen(answers[i].result.message);
+        uint32_t elen = (uint32_t)strlen(answers[i].error);
+        at = gm_hub_wire_put(at, &status, 1);
+        at = gm_hub_wire_put(at, &mlen, 4);
+        at = gm_hub_wire_put(at, answers[i].result.message, mlen);
+        at = gm_hub_wire_put(at, &elen, 4);
+        at = gm_hub_wire_put(at, answers[i].error, elen);
+    }
+    bool ok = gm_wire_send(fd, GM_WIRE_PLACED_ANSWERS, p, total);
+    free(p);
+    return ok;
+}
+
+bool gm_hub_wire_read_placed_answers(const char *p, size_t len, gm_hub_placed_answer *answers,
+                                     size_t n, gm_backend_restarts *caused, gm_error *err) {
+    gm_hub_wire_reader r = {.p = p, .len = len};
+    uint32_t count = gm_hub_wire_u32(&r);
+    caused->crashed = gm_hub_wire_u32(&r);
+    caused->hung = gm_hub_wire_u32(&r);
+    r.bad = r.bad || count != n;
+    for (size_t i = 0; i < n && !r.bad; i++) {
+        const char *status = gm_hub_wire_take(&r, 1);
+        uint32_t mlen = gm_hub_wire_u32(&r);
+        const char *message = gm_hub_wire_take(&r, mlen);
+        uint32_t elen = gm_hub_wire_u32(&r);
+        const char *error = gm_hub_wire_take(&r, elen);
+        if (r.bad || (uint8_t)*status > GM_PYCALL_HUNG) {
+            r.bad = true;
+            break;
+        }
+        answers[i].result.status = (gm_pycall_status)(uint8_t)*status;
+        snprintf(answers[i].result.message, sizeof answers[i].result.message, "%.*s", (int)mlen,
+                 message);
+        snprintf(answers[i].error, sizeof answers[i].error, "%.*s", (int)elen, error);
+    }
+    if (r.bad || r.at != r.len) {
+        return gm_error_set(err, GM_ERR_DEVICE,
+                            "target hub: malformed PLACED_ANSWERS (%u answers for %zu cases)",
+                            count, n);
     }
     return true;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* A payload larger than any case the readers accept is a broken stream. */
 #define GM_WIRE_MAX_PAYLOAD ((uint64_t)1 << 34)
@@ -47,20 +48,96 @@ static bool gm_wire_receive_all(int fd, void *data, size_t len) {
     return true;
 }
 
-bool gm_wire_send(int fd, gm_wire_type type, const void *payload, size_t len) {
+/* The descriptor rides on the header's bytes (sent whole in one sendmsg:
+ * a stream socket delivers ancillary data with the first byte it carries). */
+static bool gm_wire_send_header(int fd, const gm_wire_header *h, int pass) {
+    if (pass < 0) {
+        return gm_wire_send_all(fd, h, sizeof *h);
+    }
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = {(void *)h, sizeof *h};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                       .msg_controllen = sizeof control.buf};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &pass, sizeof pass);
+    ssize_t n;
+    do {
+        n = sendmsg(fd, &m, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof *h ||
+           (n > 0 && gm_wire_send_all(fd, (const char *)h + n, sizeof *h - (size_t)n));
+}
+
+/* Reads the header, picking up a descriptor that came with it. */
+static bool gm_wire_receive_header(int fd, gm_wire_header *h, int *passed) {
+    *passed = -1;
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec iov = {h, sizeof *h};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                       .msg_controllen = sizeof control.buf};
+    ssize_t n;
+    do {
+        n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+        return false;
+    }
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+            c->cmsg_len == CMSG_LEN(sizeof(int))) {
+            memcpy(passed, CMSG_DATA(c), sizeof *passed);
+        }
+    }
+    return (size_t)n == sizeof *h ||
+           gm_wire_receive_all(fd, (char *)h + n, sizeof *h - (size_t)n);
+}
+
+bool gm_wire_send_fd(int fd, gm_wire_type type, const void *payload, size_t len, int pass) {
     gm_wire_header h = {(uint32_t)type, 0, (uint64_t)len};
-    return gm_wire_send_all(fd, &h, sizeof h) && (len == 0 || gm_wire_send_all(fd, payload, len));
+    return gm_wire_send_header(fd, &h, pass) &&
+           (len == 0 || gm_wire_send_all(fd, payload, len));
+}
+
+bool gm_wire_send(int fd, gm_wire_type type, const void *payload, size_t len) {
+    return gm_wire_send_fd(fd, type, payload, len, -1);
 }
 
 bool gm_wire_receive(int fd, gm_wire_type *type, char **payload, size_t *len) {
+    int passed = -1;
+    bool ok = gm_wire_receive_fd(fd, type, payload, len, &passed);
+    if (passed >= 0) {
+        close(passed);
+    }
+    return ok;
+}
+
+bool gm_wire_receive_fd(int fd, gm_wire_type *type, char **payload, size_t *len, int *passed) {
     gm_wire_header h;
     *payload = NULL;
-    if (!gm_wire_receive_all(fd, &h, sizeof h) || h.len > GM_WIRE_MAX_PAYLOAD) {
+    if (!gm_wire_receive_header(fd, &h, passed) || h.len > GM_WIRE_MAX_PAYLOAD) {
+        if (*passed >= 0) {
+            close(*passed);
+            *passed = -1;
+        }
         return false;
     }
     char *p = malloc((size_t)h.len + 1);
     if (p == NULL || !gm_wire_receive_all(fd, p, (size_t)h.len)) {
         free(p);
+        if (*passed >= 0) {
+            close(*passed);
+            *passed = -1;
+        }
         return false;
     }
     p[h.len] = '\0';

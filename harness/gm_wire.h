@@ -18,13 +18,23 @@ typedef enum {
     GM_WIRE_STOP,         /* harness -> worker: exit */
     GM_WIRE_BATCH,        /* client -> target hub: cases (gm_hub.h) */
     GM_WIRE_ANSWERS,      /* target hub -> client: one answer per case */
+    GM_WIRE_SHARE,        /* client -> target hub: a memory block (its fd passed along) */
+    GM_WIRE_PLACED,       /* client -> target hub: cases laid out in the shared block */
+    GM_WIRE_PLACED_ANSWERS, /* target hub -> client: one status per placed case */
 } gm_wire_type;
 
 /* Sends one message; false when the peer is gone. */
 bool gm_wire_send(int fd, gm_wire_type type, const void *payload, size_t len);
 
+/* Sends one message with the file descriptor `pass` along (SCM_RIGHTS). */
+bool gm_wire_send_fd(int fd, gm_wire_type type, const void *payload, size_t len, int pass);
+
 /* Receives one message into a malloc'd payload (NUL-terminated for
- * convenience, *len excludes it); false on end of stream or a bad header. */
+ * convenience, *len excludes it); false on end of stream or a bad header.
+ * A descriptor passed along is closed. */
 bool gm_wire_receive(int fd, gm_wire_type *type, char **payload, size_t *len);
+
+/* The same, keeping a descriptor passed along in *passed (-1: none). */
+bool gm_wire_receive_fd(int fd, gm_wire_type *type, char **payload, size_t *len, int *passed);
 
 #endif

@@ -3,10 +3,14 @@
  * clients; a client whose hub dies gets an error, then reconnects to the
  * hub started again. The hub runs builtin:cpu (no GPU needed): the seam is
  * the same for every target. */
+#define _GNU_SOURCE /* memfd_create */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,7 +18,9 @@
 #include "gm_backend.h"
 #include "gm_gen.h"
 #include "gm_hub.h"
+#include "gm_hub_wire.h"
 #include "gm_test.h"
+#include "gm_wire.h"
 
 static char hub_name[64];
 
@@ -74,8 +80,10 @@ static bool same_outputs(const gm_outputs *a, const gm_outputs *b) {
 enum { CASES = 400, BATCH = 8 };
 
 /* CASES generated cases through two clients of a hub of two lanes,
- * alternately one at a time and in batches, against builtin:cpu here. */
-static void test_hub_answers_as_the_target(void) {
+ * alternately one at a time and in batches, against builtin:cpu here:
+ * through the blocks the clients share with the hub (PLACED batches), and
+ * with sharing turned off (BATCH: every case through the socket). */
+static void hub_answers_as_the_target(void) {
     pid_t hub = start_hub(2);
     gm_backend *one = open_client(), *two = open_client(), *here = NULL;
     gm_error err = {0};
@@ -118,6 +126,88 @@ static void test_hub_answers_as_the_target(void) {
     stop_hub(hub);
 }
 
+static void test_hub_answers_as_the_target(void) { hub_answers_as_the_target(); }
+
+static void test_hub_answers_as_the_target_without_sharing(void) {
+    setenv("GMFUZZ_HUB_NO_SHARE", "1", 1);
+    hub_answers_as_the_target();
+    unsetenv("GMFUZZ_HUB_NO_SHARE");
+}
+
+/* A raw connection to the hub, its HELLO read; -1 when none. */
+static int raw_connect(uint32_t *flags) {
+    struct sockaddr_un a;
+    unsigned len = 0;
+    const struct timespec pause = {0, 20 * 1000 * 1000};
+    CHECK(gm_hub_address(hub_name, &a, &len));
+    for (int k = 0; k < 250; k++) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&a, len) == 0) {
+            gm_wire_type type;
+            char *payload = NULL;
+            size_t n = 0;
+            bool has = false;
+            gm_target_record record;
+            gm_error err = {0};
+            bool ok = gm_wire_receive(fd, &type, &payload, &n) && type == GM_WIRE_HELLO &&
+                      gm_hub_wire_read_hello(payload, n, &has, &record, flags, &err);
+            free(payload);
+            if (ok) {
+                gm_target_record_free(&record);
+                return fd;
+            }
+        }
+        if (fd >= 0) {
+            close(fd);
+        }
+        nanosleep(&pause, NULL);
+    }
+    return -1;
+}
+
+/* A PLACED launch that points past the client's block is refused: the hub
+ * drops that client (runs nothing of it) and goes on serving the others. */
+static void test_hub_refuses_a_launch_outside_the_block(void) {
+    pid_t hub = start_hub(1);
+    uint32_t flags = 0;
+    int fd = raw_connect(&flags);
+    CHECK(fd >= 0);
+    CHECK((flags & GM_HUB_TAKES_PLACED) != 0);
+    int block = memfd_create("test-hub-block", MFD_CLOEXEC);
+    uint64_t size = 4096;
+    CHECK(block >= 0 && ftruncate(block, (off_t)size) == 0);
+    CHECK(gm_wire_send_fd(fd, GM_WIRE_SHARE, &size, sizeof size, block));
+    gm_layout_launch l;
+    memset(&l, 0, sizeof l);
+    l.span = (gm_layout_span){256, 512, 768, 768 + GM_LAYOUT_STATUS_BYTES};
+    l.params.bs = 1;
+    l.params.req_pool_indices = (const int64_t *)(uintptr_t)256;
+    l.params.seq_lens = (const int64_t *)(uintptr_t)(1 << 20); /* past the block */
+    l.params.page_size = 1;
+    size_t len = 0;
+    char *placed = gm_hub_wire_placed(&l, 1, &len);
+    CHECK(placed != NULL && gm_wire_send(fd, GM_WIRE_PLACED, placed, len));
+    free(placed);
+    char byte;
+    CHECK_EQ_I64(recv(fd, &byte, 1, 0), 0); /* hung up on, no answer */
+    close(fd);
+    close(block);
+    gm_backend *client = open_client();
+    gm_gen gen;
+    gm_gen_seed(&gen, 5);
+    gm_case c;
+    gm_case_init(&c);
+    gm_outputs out;
+    gm_outputs_init(&out);
+    gm_error err = {0};
+    CHECK(gm_gen_case(&gen, &c, &err));
+    CHECK(client != NULL && gm_backend_run(client, &c, &out, &err));
+    gm_outputs_free(&out);
+    gm_case_free(&c);
+    gm_backend_close(client);
+    stop_hub(hub);
+}
+
 /* The hub dies: the run in flight fails as a device error naming the hub;
  * once a hub listens again, the next run reconnects and succeeds. */
 static void test_client_survives_a_dead_hub(void) {
@@ -151,6 +241,8 @@ static void test_client_survives_a_dead_hub(void) {
 int main(void) {
     snprintf(hub_name, sizeof hub_name, "gmfuzz-test-hub-%d", (int)getpid());
     GM_RUN(test_hub_answers_as_the_target);
+    GM_RUN(test_hub_answers_as_the_target_without_sharing);
+    GM_RUN(test_hub_refuses_a_launch_outside_the_block);
     GM_RUN(test_client_survives_a_dead_hub);
     GM_TEST_END();
 }
