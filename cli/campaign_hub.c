@@ -99,7 +99,8 @@ static void campaign_hub_log_path(const campaign_setup *s, int k, char *out, siz
 }
 
 static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k, gm_error *err) {
-    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], log[CAMPAIGN_PATH_MAX + 32];
+    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], lanes[16];
+    char log[CAMPAIGN_PATH_MAX + 32];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
         return gm_error_set(err, GM_ERR_IO, "target hub: cannot find the gmfuzz binary");
@@ -110,9 +111,11 @@ static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k,
     snprintf(timeout, sizeof timeout, "%g",
              s->opt.target_timeout_s > 0 ? s->opt.target_timeout_s : GM_TARGET_DEFAULT_TIMEOUT_S);
     const char *device = s->opt.target_device ? s->opt.target_device : "cuda";
+    snprintf(lanes, sizeof lanes, "%d", s->opt.hub_lanes);
     char *argv[] = {self,           "target-hub",       "--name",  name,   "--target",
                     h->target,      "--target-device",  (char *)device,    "--target-timeout",
-                    timeout,        "--parent",         parent,    NULL};
+                    timeout,        "--parent",         parent,    "--lanes",
+                    lanes,          NULL};
     char visible[64];
     snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", h->gpus[k]);
     char *env[] = {h->gpus[k][0] ? visible : NULL, NULL};

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "campaign_hub.h"
+#include "gm_hub.h"
 #include "gm_target.h"
 
 const char campaign_options_usage[] =
@@ -27,6 +28,7 @@ const char campaign_options_usage[] =
     "  --hubs N                  processes that own a GPU target for all jobs\n"
     "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
     "                            each job its own worker; docs/TARGETS.md)\n"
+    "  --hub-lanes N             threads per hub of a builtin target (default 8)\n"
     "  --gpus all|LIST           one hub per device (0,1,...; a list may repeat one),\n"
     "                            job k on hub k mod N; all: CUDA_VISIBLE_DEVICES or\n"
     "                            every GPU\n"
@@ -66,6 +68,7 @@ void campaign_options_default(campaign_options *o) {
     o->engine = CAMPAIGN_LIBFUZZER;
     o->batch = 64;
     o->hubs = -1;
+    o->hub_lanes = GM_HUB_LANES_DEFAULT;
     o->backend = "cpu";
     o->time_s = CAMPAIGN_DEFAULT_TIME_S;
     o->stall_s = CAMPAIGN_DEFAULT_STALL_S;
@@ -185,6 +188,11 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         o->hubs = (int)n;
         return ok;
     }
+    if (strcmp(flag, "--hub-lanes") == 0) {
+        bool ok = campaign_options_uint(value, 1, GM_HUB_LANES_MAX, &n);
+        o->hub_lanes = (int)n;
+        return ok;
+    }
     if (strcmp(flag, "--batch") == 0) {
         return campaign_options_uint(value, 1, 65536, &o->batch);
     }
@@ -214,7 +222,8 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
-                                         "--cases", "--hubs", "--gpus", "--stall-timeout"};
+                                         "--cases", "--hubs", "--hub-lanes", "--gpus",
+                                         "--stall-timeout"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;

@@ -47,6 +47,7 @@ typedef struct {
     bool minimize;            /* minimize representatives at the end */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
+    int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
     double stall_s;           /* --stall-timeout: a job idle this long is restarted */
     bool help;

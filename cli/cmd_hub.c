@@ -94,11 +94,15 @@ int cmd_hub_main(int argc, char **argv) {
     fprintf(stderr,
             "gmfuzz target-hub @%s (CUDA_VISIBLE_DEVICES %s): %" PRIu64 " rounds, %" PRIu64 " cases (%.1f a round); "
             "target %.2f s (%.0f us a case), reading %.2f s, answering %.2f s; slowest round "
-            "%.1f ms (%" PRIu64 " cases); cases of %.0f bytes on average, %" PRIu64 " at most\n",
+            "%.1f ms (%" PRIu64 " cases), %" PRIu64 " rounds of 1 ms or more in %.2f s; cases of "
+            "%.0f bytes on average, %" PRIu64 " at most; %" PRIu64 " shared blocks (%" PRIu64
+            " pinned); CUDA blocks: enqueue %.2f s, wait %.2f s, pin %.2f s, %" PRIu64
+            " device allocations\n",
             o.name, visible ? visible : "unset", st.rounds, st.cases, st.rounds ? (double)st.cases / (double)st.rounds : 0.0,
             st.target_s, per_case, st.read_s, st.answer_s, st.max_round_s * 1e3,
-            st.max_round_cases, st.cases ? (double)st.case_bytes / (double)st.cases : 0.0,
-            st.max_case_bytes);
+            st.max_round_cases, st.slow_rounds, st.slow_s,
+            st.cases ? (double)st.case_bytes / (double)st.cases : 0.0, st.max_case_bytes,
+            st.blocks, st.pinned, st.enqueue_s, st.sync_s, st.pin_s, st.grows);
     if (!ok) {
         fprintf(stderr, "gmfuzz target-hub @%s: %s\n", o.name, err.msg);
         return err.code == GM_ERR_DEVICE ? CLI_EXIT_BACKEND : CLI_EXIT_USAGE;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -22,11 +23,19 @@
 #include "gm_cuda_arena.h"
 #include "gm_cuda_graphs.h"
 
+/* Device memory for shared blocks: no mirror (the block is the staging),
+ * and room for the largest case from the start, because growing it is a
+ * cudaFree, which waits for the whole device (every lane of a hub). */
+#define GM_BACKEND_CUDA_BLOCK_MIN ((size_t)32 << 20)
+
 struct gm_backend_cuda {
     gm_cuda_mode mode;
     cudaStream_t stream;
     gm_cuda_arena arena;   /* cuda, cuda-raw */
     gm_cuda_graphs graphs; /* cuda-graph */
+    unsigned char *block_dev; /* shared blocks' launches run here */
+    size_t block_dev_size;
+    gm_backend_cuda_times times;
 };
 
 static bool gm_backend_cuda_fail(gm_error *err, const char *what, cudaError_t e) {
@@ -62,6 +71,7 @@ void gm_backend_cuda_close(gm_backend_cuda *cu) {
     }
     gm_cuda_arena_release(&cu->arena);
     gm_cuda_graphs_release(&cu->graphs);
+    cudaFree(cu->block_dev);
     cudaStreamDestroy(cu->stream);
     free(cu);
 }
@@ -133,15 +143,37 @@ bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
     return true;
 }
 
+static double gm_backend_cuda_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static cudaError_t gm_backend_cuda_block_room(gm_backend_cuda *cu, size_t bytes) {
+    if (bytes <= cu->block_dev_size) {
+        return cudaSuccess;
+    }
+    cudaFree(cu->block_dev);
+    cu->block_dev = NULL;
+    cu->block_dev_size = 0;
+    size_t size = bytes * 2 > GM_BACKEND_CUDA_BLOCK_MIN ? bytes * 2 : GM_BACKEND_CUDA_BLOCK_MIN;
+    cudaError_t e = cudaMalloc((void **)&cu->block_dev, size);
+    if (e == cudaSuccess) {
+        cu->block_dev_size = size;
+        cu->times.grows++;
+    }
+    return e;
+}
+
 /* Enqueues the block's launches on the device copy of [lo, hi), each
  * one's outputs back into the block. */
 static cudaError_t gm_backend_cuda_enqueue_block(gm_backend_cuda *cu, unsigned char *block,
                                                  const gm_layout_launch *launches, size_t n,
                                                  size_t lo, size_t hi) {
-    cudaError_t e = gm_cuda_arena_reserve(&cu->arena, hi - lo);
-    const uintptr_t dev = (uintptr_t)cu->arena.base - lo; /* where offset 0 would be */
+    cudaError_t e = gm_backend_cuda_block_room(cu, hi - lo);
+    const uintptr_t dev = (uintptr_t)cu->block_dev - lo; /* where offset 0 would be */
     if (e == cudaSuccess) {
-        e = cudaMemcpyAsync(cu->arena.base, block + lo, hi - lo, cudaMemcpyHostToDevice,
+        e = cudaMemcpyAsync(cu->block_dev, block + lo, hi - lo, cudaMemcpyHostToDevice,
                             cu->stream);
     }
     const bool checked = cu->mode != GM_CUDA_RAW;
@@ -173,10 +205,14 @@ bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
     if (n == 0) {
         return true;
     }
+    double t0 = gm_backend_cuda_now();
     cudaError_t e = gm_backend_cuda_enqueue_block(cu, block, launches, n, lo, hi);
+    double t1 = gm_backend_cuda_now();
     if (e == cudaSuccess) {
         e = cudaStreamSynchronize(cu->stream);
     }
+    cu->times.enqueue_s += t1 - t0;
+    cu->times.sync_s += gm_backend_cuda_now() - t1;
     if (e != cudaSuccess) {
         return gm_backend_cuda_fail(err, "running a shared block", e);
     }
@@ -191,18 +227,22 @@ bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
 }
 
 bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size) {
-    (void)cu;
-    if (cudaHostRegister(block, size, cudaHostRegisterDefault) != cudaSuccess) {
+    double t0 = gm_backend_cuda_now();
+    bool pinned = cudaHostRegister(block, size, cudaHostRegisterDefault) == cudaSuccess;
+    if (!pinned) {
         (void)cudaGetLastError(); /* not sticky: forget it */
-        return false;
     }
-    return true;
+    cu->times.pin_s += gm_backend_cuda_now() - t0;
+    return pinned;
 }
 
 void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block) {
-    (void)cu;
+    double t0 = gm_backend_cuda_now();
     cudaHostUnregister(block);
+    cu->times.pin_s += gm_backend_cuda_now() - t0;
 }
+
+gm_backend_cuda_times gm_backend_cuda_times_of(const gm_backend_cuda *cu) { return cu->times; }
 
 _Static_assert(sizeof(fused_cuda_status) <= GM_LAYOUT_STATUS_BYTES,
                "a laid-out launch's status slot holds the checked kernel's record");

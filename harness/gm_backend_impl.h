@@ -32,6 +32,15 @@ bool gm_backend_cuda_run_block(gm_backend_cuda *cu, unsigned char *block,
                                const gm_layout_launch *launches, size_t n, char *errors,
                                size_t error_size, gm_error *err);
 
+/* Where a CUDA backend's shared-block time went. */
+typedef struct {
+    double enqueue_s; /* uploads, launches, downloads enqueued */
+    double sync_s;    /* waiting for them */
+    double pin_s;     /* pinning and unpinning blocks */
+    unsigned grows;   /* device allocations for blocks */
+} gm_backend_cuda_times;
+gm_backend_cuda_times gm_backend_cuda_times_of(const gm_backend_cuda *cu);
+
 /* Pins a shared block for direct transfers (false: it stays pageable,
  * which works, slower); unpin it before it is unmapped. */
 bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size);

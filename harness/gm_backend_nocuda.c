@@ -41,3 +41,8 @@ void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block) {
     (void)cu;
     (void)block;
 }
+
+gm_backend_cuda_times gm_backend_cuda_times_of(const gm_backend_cuda *cu) {
+    (void)cu;
+    return (gm_backend_cuda_times){0};
+}

@@ -219,6 +219,8 @@ static bool gm_hub_take_share(gm_hub *h, size_t k, const char *payload, size_t l
     gm_hub_unshare(h, k);
     h->shares[k] = (gm_hub_share){base, (size_t)size, false};
     h->shares[k].pinned = h->cuda != NULL && gm_backend_cuda_pin(h->cuda, base, (size_t)size);
+    h->stats.blocks++;
+    h->stats.pinned += h->shares[k].pinned;
     return true;
 }
 
@@ -419,6 +421,10 @@ static bool gm_hub_run_round(gm_hub *h, gm_error *err) {
     st->rounds++;
     st->cases += r->n + r->n_placed;
     st->target_s += t1 - t0;
+    if (t1 - t0 >= GM_HUB_SLOW_ROUND_S) {
+        st->slow_rounds++;
+        st->slow_s += t1 - t0;
+    }
     if (t1 - t0 > st->max_round_s) {
         st->max_round_s = t1 - t0;
         st->max_round_cases = r->n + r->n_placed;
@@ -543,6 +549,13 @@ static void *gm_hub_lane_main(void *arg) {
     if (!h->ok) {
         atomic_store(&sh->ended, true);
     }
+    if (h->cuda != NULL) {
+        gm_backend_cuda_times t = gm_backend_cuda_times_of(h->cuda);
+        h->stats.enqueue_s = t.enqueue_s;
+        h->stats.sync_s = t.sync_s;
+        h->stats.pin_s = t.pin_s;
+        h->stats.grows = t.grows;
+    }
     h->stats.max_case_bytes = h->round.max_bytes;
     h->stats.case_bytes = h->round.all_bytes;
     return NULL;
@@ -555,6 +568,14 @@ static void gm_hub_add_stats(gm_hub_stats *sum, const gm_hub_stats *s) {
     sum->target_s += s->target_s;
     sum->answer_s += s->answer_s;
     sum->case_bytes += s->case_bytes;
+    sum->slow_rounds += s->slow_rounds;
+    sum->slow_s += s->slow_s;
+    sum->blocks += s->blocks;
+    sum->enqueue_s += s->enqueue_s;
+    sum->sync_s += s->sync_s;
+    sum->pin_s += s->pin_s;
+    sum->grows += s->grows;
+    sum->pinned += s->pinned;
     if (s->max_round_s > sum->max_round_s) {
         sum->max_round_s = s->max_round_s;
         sum->max_round_cases = s->max_round_cases;

@@ -43,6 +43,7 @@
 #define GM_HUB_VERSION 2u
 #define GM_HUB_LANES_MAX 64
 #define GM_HUB_LANES_DEFAULT 8 /* builtin targets */
+#define GM_HUB_SLOW_ROUND_S 1e-3 /* a round this long on the target counts as slow */
 #define GM_HUB_RECONNECT_S 60 /* how long a client waits for a hub started again */
 
 /* Where a hub's time went (its log says it at the end). */
@@ -53,6 +54,11 @@ typedef struct {
     double answer_s;    /* encoding and sending the answers */
     double max_round_s; /* the slowest round on the target */
     uint64_t max_round_cases;
+    uint64_t slow_rounds; /* rounds of GM_HUB_SLOW_ROUND_S or more on the target */
+    double slow_s;        /* and their time */
+    uint64_t blocks, pinned; /* clients' shared blocks mapped, and how many of them pinned */
+    double enqueue_s, sync_s, pin_s; /* CUDA, shared blocks: enqueueing, waiting, pinning */
+    uint64_t grows;                  /* device allocations for them */
     uint64_t max_case_bytes; /* the largest case received, encoded */
     uint64_t case_bytes;     /* all cases received, encoded */
 } gm_hub_stats;

@@ -146,11 +146,16 @@ static void gm_hub_client_lost(gm_hub_client *c, gm_pycall_result *results, size
     }
 }
 
+/* The smallest block: room for the largest fuzzer inputs from the start,
+ * because each new block is pinned by the hub (milliseconds, and the old
+ * one's unpinning waits for the device). */
+#define GM_HUB_BLOCK_MIN ((size_t)32 << 20)
+
 /* A block of at least `need` bytes, shared with the hub (a fresh memfd
  * when it must grow: the hub maps the new one and forgets the old). */
 static bool gm_hub_client_share(gm_hub_client *c, size_t need, gm_error *err) {
     if (c->block.base == NULL || c->block.size < need) {
-        size_t size = need + need / 2 > ((size_t)1 << 20) ? need + need / 2 : (size_t)1 << 20;
+        size_t size = need * 2 > GM_HUB_BLOCK_MIN ? need * 2 : GM_HUB_BLOCK_MIN;
         int fd = memfd_create("gmfuzz-hub-block", MFD_CLOEXEC);
         void *base = fd >= 0 && ftruncate(fd, (off_t)size) == 0
                          ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)

@@ -157,18 +157,28 @@ namespace fused_checked {
 
 /* A warp or more per row: the smallest power of two that covers the row's
  * pages, so narrow page tables share a block; past one block's threads, as
- * many blocks as it takes to give every page its own thread. */
-static fused_cuda_shape fused_cuda_shape_of(const fused_params *p) {
+ * many blocks as it takes to give every page its own thread.
+ *
+ * The checked kernel gives threads only to the pages that can be in bounds
+ * (up to the real row width) and one past them: its row loops stride over
+ * the rest and stop at the first out-of-bounds access, so the outputs are
+ * the same, but a fuzzer input with max_seq_pages near 2^31 and a narrow
+ * table no longer schedules millions of blocks (20 ms to seconds a case,
+ * which held every other lane of a hub back). */
+static fused_cuda_shape fused_cuda_shape_of(const fused_params *p, bool checked) {
+    int64_t pages = p->max_seq_pages;
+    if (checked && p->page_table_stride >= 0 && pages > p->page_table_stride + 1) {
+        pages = p->page_table_stride + 1;
+    }
     int32_t threads = 32;
-    while (threads < FUSED_CUDA_THREADS && threads < p->max_seq_pages) {
+    while (threads < FUSED_CUDA_THREADS && threads < pages) {
         threads *= 2;
     }
     fused_cuda_shape shape;
     shape.threads_per_row = threads;
     shape.rows_per_block = FUSED_CUDA_THREADS / threads;
-    shape.blocks_per_row = p->max_seq_pages > FUSED_CUDA_THREADS
-                               ? (p->max_seq_pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS
-                               : 1;
+    shape.blocks_per_row =
+        pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;
     shape.row_blocks = (p->bs + shape.rows_per_block - 1) / shape.rows_per_block *
                        shape.blocks_per_row;
     shape.swa_out_blocks = fused_unchecked::fused_swa_out_programs(p);
@@ -180,7 +190,7 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     if (p->bs <= 0) {
         return cudaSuccess; /* the launcher does nothing for an empty batch */
     }
-    const fused_cuda_shape shape = fused_cuda_shape_of(p);
+    const fused_cuda_shape shape = fused_cuda_shape_of(p, checked != 0);
     const int64_t blocks = 1 + shape.swa_out_blocks + shape.row_blocks;
     if (blocks > INT_MAX) {
         return cudaErrorInvalidConfiguration;
