@@ -11,6 +11,8 @@
 const bench_kernel_shape bench_kernel_shapes[BENCH_KERNEL_SHAPES] = {
     {1, 16, 64, false},    {8, 128, 64, true},     {64, 128, 64, true},
     {256, 1024, 64, true}, {256, 1024, 128, false}, {1024, 64, 16, true},
+    {1024, 1024, 64, true}, {4096, 256, 16, true},  {65536, 16, 16, true},
+    {8, 16384, 16, true},
 };
 
 #define BENCH_KERNEL_HOST_BATCH 200

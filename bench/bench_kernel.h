@@ -31,7 +31,7 @@ typedef struct {
     double ncu_kernel_us;
 } bench_kernel_row;
 
-#define BENCH_KERNEL_SHAPES 6
+#define BENCH_KERNEL_SHAPES 10
 extern const bench_kernel_shape bench_kernel_shapes[BENCH_KERNEL_SHAPES];
 
 /* What req_to_token holds past each row's live pages. The kernel reads

@@ -1,4 +1,10 @@
-/* gmfuzz bench kernel [--json FILE] [--ncu] [--shape I]
+/* gmfuzz bench kernel [--json FILE] [--ncu] [--shape I] [--vs TARGET]
+ *
+ * --vs TARGET (python:PATH[:FUNCTION] or lib:PATH) compares gmfuzz's kernel
+ * with another on the same device tensors: bench/kernel_vs.py does it in
+ * torch (a python: target needs torch tensors), with this build's
+ * libgmfuzz_kernel.so as "ours"; its table and JSON are its own
+ * (gmfuzz-bench-kernel-vs-v1).
  *
  * The GPU benchmark of the production kernel (bench/bench_kernel.h): a
  * table on stdout and, with --json, the same rows as
@@ -15,12 +21,18 @@
 
 static const char cmd_bench_usage[] =
     "usage: gmfuzz bench kernel [--json FILE] [--ncu] [--shape I] [--pool recycled|fresh]\n"
+    "       gmfuzz bench kernel --vs TARGET [--json FILE] [--shape I] [--regime R]\n"
     "  the GPU benchmark of the production kernel: host time per launch call, GPU\n"
     "  time per rebuild in graph replay, GPU time after an L2 flush, ncu's duration\n"
     "  --json FILE             also write the rows as gmfuzz-bench-kernel-v1\n"
     "  --ncu                   re-run each shape under Nsight Compute\n"
     "  --shape I               one shape only\n"
     "  --pool recycled|fresh   req_to_token past the live pages (default recycled)\n"
+    "  --vs TARGET             python:PATH[:FUNCTION] or lib:PATH: both kernels on the\n"
+    "                          same tensors, 10 shapes x 3 data regimes (small, pool,\n"
+    "                          fresh), warm and cold replay, host time, the DRAM floor\n"
+    "                          (bench/kernel_vs.py, torch; $GMFUZZ_PYTHON or python3)\n"
+    "  --regime R              with --vs: small, pool or fresh only\n"
     "exit codes: 0 done, 2 usage, 4 no GPU or the benchmark failed\n";
 
 #ifndef GMFUZZ_HAVE_CUDA
@@ -36,6 +48,8 @@ int cmd_bench_main(int argc, char **argv) {
 
 #else
 
+#include <errno.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
@@ -57,6 +71,48 @@ static bool cmd_bench_parse_pool(const char *name, bench_kernel_pool *out) {
         return true;
     }
     fprintf(stderr, "gmfuzz bench: --pool takes recycled or fresh\n");
+    return false;
+}
+
+/* --vs: the comparison runs in bench/kernel_vs.py; argv[2..] pass through
+ * (its flags are a superset of the ones meant for it). Returns its exit
+ * code in the house's terms. */
+static int cmd_bench_vs(int argc, char **argv) {
+    const char *python = getenv("GMFUZZ_PYTHON");
+    char script[1200];
+    snprintf(script, sizeof script, "%s/bench/kernel_vs.py", GMFUZZ_SOURCE_DIR);
+    char *args[64];
+    int n = 0;
+    args[n++] = (char *)(python && python[0] ? python : "python3");
+    args[n++] = script;
+    args[n++] = "--ours";
+    args[n++] = GMFUZZ_KERNEL_LIBRARY;
+    for (int i = 2; i < argc && n < 63; i++) {
+        args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(args[0], args);
+        fprintf(stderr, "gmfuzz bench: cannot run %s: %s\n", args[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+        fprintf(stderr, "gmfuzz bench: %s did not finish\n", script);
+        return CLI_EXIT_BACKEND;
+    }
+    int code = WEXITSTATUS(status);
+    return code == 0 ? CLI_EXIT_OK : code == 2 ? CLI_EXIT_USAGE : code == 1 ? 1 : CLI_EXIT_BACKEND;
+}
+
+static bool cmd_bench_has_vs(int argc, char **argv) {
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--vs") == 0) {
+            return true;
+        }
+    }
     return false;
 }
 
@@ -225,6 +281,9 @@ int cmd_bench_main(int argc, char **argv) {
     if (cli_options_wants_help(argc, argv)) {
         fputs(cmd_bench_usage, stdout);
         return CLI_EXIT_OK;
+    }
+    if (argc >= 2 && strcmp(argv[1], "kernel") == 0 && cmd_bench_has_vs(argc, argv)) {
+        return cmd_bench_vs(argc, argv);
     }
     cmd_bench_options o;
     if (!cmd_bench_parse(argc, argv, &o)) {

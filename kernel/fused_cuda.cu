@@ -17,7 +17,8 @@ struct fused_cuda_shape {
     int64_t row_blocks;      /* blocks holding row programs */
     int64_t swa_out_blocks;  /* blocks holding SWA-out programs */
     int32_t rows_per_block;  /* > 1 for narrow page tables */
-    int32_t threads_per_row;
+    int32_t threads_per_row; /* a power of two, 32..FUSED_CUDA_THREADS */
+    int32_t row_shift;       /* its log2 */
     int64_t blocks_per_row;  /* > 1 for wide page tables */
 };
 
@@ -170,12 +171,14 @@ static fused_cuda_shape fused_cuda_shape_of(const fused_params *p, bool checked)
     if (checked && p->page_table_stride >= 0 && pages > p->page_table_stride + 1) {
         pages = p->page_table_stride + 1;
     }
-    int32_t threads = 32;
+    int32_t threads = 32, shift = 5;
     while (threads < FUSED_CUDA_THREADS && threads < pages) {
         threads *= 2;
+        shift++;
     }
     fused_cuda_shape shape;
     shape.threads_per_row = threads;
+    shape.row_shift = shift;
     shape.rows_per_block = FUSED_CUDA_THREADS / threads;
     shape.blocks_per_row =
         pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;

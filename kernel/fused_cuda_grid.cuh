@@ -10,6 +10,7 @@
  *                   carried from chunk to chunk (wrapping uint32, so any
  *                   grouping gives the CPU's sums bit for bit);
  *   SWA-out blocks  one per FUSED_SWA_OUT_BLOCK slots;
+ *                   (a batch of at most 32 rows: one warp, no barrier);
  *   row blocks      row programs, `threads_per_row` threads each. A narrow
  *                   page table packs several rows into one block; a wide
  *                   one spreads a row over `blocks_per_row` blocks, one page
@@ -26,27 +27,28 @@
 
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
                                             int64_t block) {
-    __shared__ int64_t pool_row[FUSED_CUDA_THREADS / 32];
-    const int64_t group = block / shape->blocks_per_row;
-    const int64_t part = block % shape->blocks_per_row;
-    const int slot = threadIdx.x / shape->threads_per_row;
-    const int lane = threadIdx.x % shape->threads_per_row;
-    const int64_t row = group * shape->rows_per_block + slot;
-    const bool live = row < FUSED_P(ctx)->bs;
-    if (live && lane == 0) {
-        /* every block of the row reads its pool row; one writes the length */
-        pool_row[slot] = part == 0 ? fused_row_begin(ctx, row)
-                                   : fused_row_pool_index(ctx, row);
-    }
-    __syncthreads();
-    if (!live) {
+    /* 32-bit arithmetic (the grid has at most INT_MAX blocks) and shifts
+     * (threads_per_row is a power of two): a 64-bit division here sat on
+     * every row's path before its first load. */
+    const uint32_t b = (uint32_t)block, per_row = (uint32_t)shape->blocks_per_row;
+    const uint32_t group = per_row == 1 ? b : b / per_row;
+    const int64_t part = (int64_t)(b - group * per_row);
+    const int slot = (int)(threadIdx.x >> shape->row_shift);
+    const int lane = (int)(threadIdx.x & (unsigned)(shape->threads_per_row - 1));
+    const int64_t row = (int64_t)group * shape->rows_per_block + slot;
+    if (row >= FUSED_P(ctx)->bs) {
         return;
     }
+    /* Every thread reads its row's pool index itself (one broadcast load
+     * per warp): no barrier and no shared memory between that load and the
+     * pages' dependent ones. One thread of the row writes its length. */
+    const int64_t pool_row = part == 0 && lane == 0 ? fused_row_begin(ctx, row)
+                                                    : fused_row_pool_index(ctx, row);
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
     const int64_t stride = (int64_t)shape->threads_per_row * shape->blocks_per_row;
     for (int64_t page = part * shape->threads_per_row + lane;
          page < pages && !FUSED_CUDA_STOPPED(ctx); page += stride) {
-        fused_row_page(ctx, row, pool_row[slot], page);
+        fused_row_page(ctx, row, pool_row, page);
     }
 }
 
@@ -94,8 +96,26 @@ static __device__ __forceinline__ void fused_cuda_block_scan(uint32_t *k, uint32
     __syncthreads(); /* the shared totals are reused by the next chunk */
 }
 
+/* A batch of at most 32 rows: one warp, one row per lane, no barrier. */
+static __device__ void fused_cuda_scan_warp(FUSED_CTX *ctx) {
+    const int64_t bs = FUSED_P(ctx)->bs;
+    const int lane = threadIdx.x;
+    const bool in = lane < bs;
+    const uint32_t k = fused_cuda_warp_scan(in ? fused_scan_k_term(ctx, lane) : 0u, lane);
+    const uint32_t q = fused_cuda_warp_scan(in ? fused_scan_q_term(ctx, lane) : 0u, lane);
+    if (in) {
+        fused_scan_store(ctx, lane, k, q);
+    }
+}
+
 static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
     const int64_t bs = FUSED_P(ctx)->bs;
+    if (bs <= 32) {
+        if (threadIdx.x < 32) {
+            fused_cuda_scan_warp(ctx);
+        }
+        return;
+    }
     const int64_t chunk = (int64_t)FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS;
     uint32_t carry_k = 0, carry_q = 0;
     /* Every thread runs every chunk, so the barriers inside are uniform. */
