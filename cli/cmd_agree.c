@@ -2,7 +2,14 @@
  *              [--target-device cuda|cpu] [--target-timeout S]
  * (each T a builtin backend or a target, docs/TARGETS.md; --targets is
  * the same list)
- *              [--save DIR]
+ *              [--save DIR] [--gpus all|LIST]
+ *
+ * --gpus spreads the cases over several devices: one child process per
+ * device of the list (CUDA_VISIBLE_DEVICES set to it before any CUDA work),
+ * child k taking the documents and generated cases whose index is k modulo
+ * the list's length (every child generates the same sequence, so a case's
+ * label is the one an unspread run gives it); the totals are the sum of
+ * the children's, the exit code the worst of theirs.
  *
  * The fused kernel on several backends (default cpu,cuda,cuda-graph) must
  * give the first backend's buffers bit for bit, on every case of the
@@ -15,7 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "campaign_hub.h"
 #include "cli_options.h"
 #include "gm_agree.h"
 #include "gm_gen.h"
@@ -36,7 +46,14 @@ static const char cmd_agree_usage[] =
     "  --save DIR              save each disagreeing case there\n"
     "  --target-device D       cuda or cpu, for python: targets\n"
     "  --target-timeout S      one call's limit for lib: and python: targets\n"
+    "  --gpus all|LIST         spread the cases over these devices (0,1,...; a list may\n"
+    "                          repeat one): one process each, case k on device k mod N\n"
     "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed\n";
+
+/* What a run counted (a child of --gpus sends its own to the parent). */
+typedef struct {
+    size_t passed, failed, out_of_bounds, big_batches, wide_tables;
+} cmd_agree_counts;
 
 typedef struct {
     gm_backend *backends[CMD_AGREE_MAX_BACKENDS];
@@ -48,7 +65,9 @@ typedef struct {
     double timeout_s;  /* --target-timeout; 0: the default */
     gm_limits limits;
     gm_paths docs;
-    size_t passed, failed, out_of_bounds, big_batches, wide_tables;
+    const char *gpus;  /* --gpus: NULL for this process alone */
+    long shard, shards; /* this process runs the cases k with k % shards == shard */
+    cmd_agree_counts counts;
 } cmd_agree;
 
 static bool cmd_agree_open(cmd_agree *a, const char *list) {
@@ -96,31 +115,34 @@ static bool cmd_agree_case(cmd_agree *a, const gm_case *c, const char *label) {
     gm_error err = {0};
     if (!gm_agree_case(a->backends, a->n_backends, c, &outcome, &err)) {
         printf("FAIL %s: %s\n", label, err.msg);
-        a->failed++;
+        a->counts.failed++;
         return err.code != GM_ERR_DEVICE || strstr(err.msg, "later runs go on") != NULL;
     }
-    a->out_of_bounds += outcome.out_of_bounds;
-    a->big_batches += c->bs > 1024;
-    a->wide_tables += gm_case_max_num_pages(c) > 512;
+    a->counts.out_of_bounds += outcome.out_of_bounds;
+    a->counts.big_batches += c->bs > 1024;
+    a->counts.wide_tables += gm_case_max_num_pages(c) > 512;
     if (outcome.agreed) {
-        a->passed++;
+        a->counts.passed++;
         return true;
     }
     printf("FAIL %s: %s\n", label, outcome.message);
     cmd_agree_save(a, c, label);
-    a->failed++;
+    a->counts.failed++;
     return true;
 }
 
 static bool cmd_agree_documents(cmd_agree *a) {
     for (size_t i = 0; i < a->docs.count; i++) {
+        if ((long)(i % (size_t)a->shards) != a->shard) {
+            continue;
+        }
         gm_doc doc;
         gm_doc_init(&doc);
         gm_error err = {0};
         bool ok = true;
         if (!gm_json_read_file(a->docs.items[i], &a->limits, &doc, &err)) {
             printf("FAIL %s\n", err.msg);
-            a->failed++;
+            a->counts.failed++;
         } else {
             ok = cmd_agree_case(a, &doc.c, a->docs.items[i]);
         }
@@ -141,8 +163,10 @@ static bool cmd_agree_generated(cmd_agree *a) {
         gm_error err = {0};
         char label[64];
         snprintf(label, sizeof label, "generated-%" PRIu64 "-%ld", a->seed, n);
-        bool ok = gm_gen_case(&gen, &c, &err) ? cmd_agree_case(a, &c, label)
-                                              : (fprintf(stderr, "gmfuzz: %s\n", err.msg), false);
+        bool mine = n % a->shards == a->shard;
+        bool ok = gm_gen_case(&gen, &c, &err)
+                      ? !mine || cmd_agree_case(a, &c, label)
+                      : (fprintf(stderr, "gmfuzz: %s\n", err.msg), false);
         gm_case_free(&c);
         if (!ok) {
             return false;
@@ -178,6 +202,8 @@ static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **ba
             a->seed = strtoull(value, NULL, 10);
         } else if (strcmp(argv[i], "--save") == 0) {
             a->save_dir = value;
+        } else if (strcmp(argv[i], "--gpus") == 0) {
+            a->gpus = value;
         } else {
             fprintf(stderr, "gmfuzz agree: unknown option '%s'\n", argv[i]);
             return false;
@@ -185,6 +211,77 @@ static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **ba
         i++;
     }
     return true;
+}
+
+/* Opens the backends and runs this process's share of the cases. */
+static int cmd_agree_run(cmd_agree *a, const char *backends) {
+    int rc = CLI_EXIT_BACKEND;
+    if (cmd_agree_open(a, backends) && cmd_agree_documents(a) && cmd_agree_generated(a)) {
+        rc = a->counts.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
+    }
+    for (size_t i = 0; i < a->n_backends; i++) {
+        gm_backend_close(a->backends[i]);
+    }
+    a->n_backends = 0;
+    return rc;
+}
+
+/* The worse of two exit codes: a backend failure over a finding over success. */
+static int cmd_agree_worse(int a, int b) {
+    static const int rank[] = {[CLI_EXIT_OK] = 0, [CLI_EXIT_FINDING] = 1, [CLI_EXIT_USAGE] = 2,
+                               [CLI_EXIT_BACKEND] = 3};
+    int ra = a >= 0 && a <= CLI_EXIT_BACKEND ? rank[a] : 4;
+    int rb = b >= 0 && b <= CLI_EXIT_BACKEND ? rank[b] : 4;
+    return ra >= rb ? a : b;
+}
+
+/* --gpus: child k runs shard k of n on device list[k]; the parent sums. */
+static int cmd_agree_spread(cmd_agree *a, const char *backends) {
+    char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
+    gm_error err = {0};
+    int n = campaign_hub_gpus(a->gpus, list, &err);
+    if (n < 0) {
+        fprintf(stderr, "gmfuzz agree: %s\n", err.msg);
+        return CLI_EXIT_USAGE;
+    }
+    pid_t pids[CAMPAIGN_HUBS_MAX];
+    int pipes[CAMPAIGN_HUBS_MAX];
+    fflush(NULL);
+    for (int k = 0; k < n; k++) {
+        int fd[2];
+        pids[k] = pipe(fd) == 0 ? fork() : -1;
+        if (pids[k] == 0) {
+            close(fd[0]);
+            setenv("CUDA_VISIBLE_DEVICES", list[k], 1);
+            a->shard = k;
+            a->shards = n;
+            int rc = cmd_agree_run(a, backends);
+            fflush(NULL);
+            ssize_t sent = write(fd[1], &a->counts, sizeof a->counts);
+            _exit(sent == (ssize_t)sizeof a->counts ? rc : CLI_EXIT_BACKEND);
+        }
+        close(fd[1]);
+        pipes[k] = fd[0];
+    }
+    int rc = CLI_EXIT_OK;
+    for (int k = 0; k < n; k++) {
+        int status = 0;
+        cmd_agree_counts c = {0};
+        bool counted = pids[k] > 0 && read(pipes[k], &c, sizeof c) == (ssize_t)sizeof c;
+        close(pipes[k]);
+        bool ended = pids[k] > 0 && waitpid(pids[k], &status, 0) == pids[k] && WIFEXITED(status);
+        if (!counted || !ended) {
+            fprintf(stderr, "gmfuzz agree: the process for device %s did not finish\n", list[k]);
+        }
+        rc = cmd_agree_worse(rc, counted && ended ? WEXITSTATUS(status) : CLI_EXIT_BACKEND);
+        a->counts.passed += c.passed;
+        a->counts.failed += c.failed;
+        a->counts.out_of_bounds += c.out_of_bounds;
+        a->counts.big_batches += c.big_batches;
+        a->counts.wide_tables += c.wide_tables;
+    }
+    printf("spread over %d processes, devices %s\n", n, a->gpus);
+    return rc;
 }
 
 int cmd_agree_main(int argc, char **argv) {
@@ -195,23 +292,20 @@ int cmd_agree_main(int argc, char **argv) {
     cmd_agree a;
     memset(&a, 0, sizeof a);
     a.seed = 1;
+    a.shards = 1;
     gm_limits_default(&a.limits);
     gm_paths_init(&a.docs);
     const char *backends = "cpu,cuda,cuda-graph";
     int rc = CLI_EXIT_USAGE;
     if (cmd_agree_parse(&a, argc, argv, &backends)) {
-        rc = CLI_EXIT_BACKEND;
-        if (cmd_agree_open(&a, backends) && cmd_agree_documents(&a) && cmd_agree_generated(&a)) {
+        rc = a.gpus != NULL ? cmd_agree_spread(&a, backends) : cmd_agree_run(&a, backends);
+        if (rc == CLI_EXIT_OK || rc == CLI_EXIT_FINDING) {
             printf("backends %s; %zu documents, %ld generated (seed %" PRIu64
                    "): %zu out of bounds, %zu with bs > 1024, %zu with > 512 pages\n",
-                   backends, a.docs.count, a.cases, a.seed, a.out_of_bounds, a.big_batches,
-                   a.wide_tables);
-            printf("%zu passed, %zu failed\n", a.passed, a.failed);
-            rc = a.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
+                   backends, a.docs.count, a.cases, a.seed, a.counts.out_of_bounds,
+                   a.counts.big_batches, a.counts.wide_tables);
+            printf("%zu passed, %zu failed\n", a.counts.passed, a.counts.failed);
         }
-    }
-    for (size_t i = 0; i < a.n_backends; i++) {
-        gm_backend_close(a.backends[i]);
     }
     gm_paths_free(&a.docs);
     return rc;

@@ -22,6 +22,14 @@ endfunction()
 
 set(TORCH_CPU --target ${GMFUZZ_TORCH_TARGET} --target-device cpu)
 
+# agree --gpus (issue 12 item 5): one process per listed device (a list that
+# repeats one here), the same totals; a planted torch fault's exit code.
+add_test(NAME cli.agree_gpus_spread
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/agree_spread_check.sh $<TARGET_FILE:gmfuzz>
+                 ${GMFUZZ_VECTORS} ${GMFUZZ_TORCH_TARGET} ${GMFUZZ_TEST_PYTHON})
+set_tests_properties(cli.agree_gpus_spread PROPERTIES LABELS "cli;python" SKIP_RETURN_CODE 77
+                     TIMEOUT 300)
+
 # The torch example of the fused semantics passes the 250 vectors exactly,
 # and the torch legacy sequence agrees with the C reference on them.
 gmfuzz_target_test(torch_vectors 0 "^250 passed, 0 failed"
