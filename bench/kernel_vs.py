@@ -15,7 +15,9 @@ and data regime (docs/KERNEL_ABI.md, "Against Triton"):
 - cold: the same replay timed alone after a 256 MB write has flushed L2, the median, the
   two taking turns;
 - host: the CPU time of one eager call (argument marshalling and launch), the mean;
-- the launch floor: warm and cold replay of a graph of one 1-element kernel (printed first);
+- the launch floor: warm and cold replay of a graph of one 1-element kernel, and the
+  dependent-load floor: the same for one thread making the small shapes' chain of three
+  dependent loads (pool row, token, mapping slot) and a store (printed first; Triton);
 - floor: the bytes and distinct 32-byte sectors the semantics must move (reads of the
   inputs they depend on, writes of every output), and the DRAM time of those sectors at
   the device's bandwidth (--bandwidth, default the H200's 4.8 TB/s).
@@ -212,6 +214,31 @@ def launch_floor(flush, args):
     return warm_us([graph], args.replays)[0], cold_us([graph], flush, args.cold)[0]
 
 
+def chain_floor(flush, args):
+    """Warm and cold replay of a graph of one single-thread kernel that makes the small
+    shapes' chain of dependent loads and nothing else: a pool row, a token of that row, the
+    token's mapping slot, one store (Triton; None where it is not installed)."""
+    try:
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return None
+
+    @triton.jit
+    def chase(rows_ptr, tokens_ptr, mapping_ptr, out_ptr):
+        r = tl.load(rows_ptr)
+        tok = tl.load(tokens_ptr + r * 64)
+        tl.store(out_ptr, tl.load(mapping_ptr + tok))
+
+    n = 1 << 20
+    rows = torch.randint(0, n // 64, (1,), dtype=torch.int64, device="cuda")
+    tokens = torch.randint(0, n, (n,), dtype=torch.int32, device="cuda")
+    mapping = torch.randint(0, n, (n,), dtype=torch.int64, device="cuda")
+    out = torch.zeros(1, dtype=torch.int64, device="cuda")
+    graph = capture(lambda: chase[(1,)](rows, tokens, mapping, out, num_warps=1), {})
+    return warm_us([graph], args.replays)[0], cold_us([graph], flush, args.cold)[0]
+
+
 def host_us(fn, kwargs, calls):
     torch.cuda.synchronize()
     t0 = time.perf_counter()
@@ -296,6 +323,10 @@ def main():
     floor_warm, floor_cold = launch_floor(flush, args)
     print("launch floor (a graph of one 1-element kernel): warm %.2f us, cold %.2f us"
           % (floor_warm, floor_cold))
+    chain = chain_floor(flush, args)
+    if chain is not None:
+        print("dependent-load floor (one thread: pool row, token, mapping slot, store): "
+              "warm %.2f us, cold %.2f us" % chain)
     print(header(list(kernels)))
     for i in args.shape if args.shape else range(len(SHAPES)):
         for k, regime in enumerate(args.regime or REGIMES):
@@ -306,6 +337,7 @@ def main():
             json.dump(dict(format="gmfuzz-bench-kernel-vs-v1", vs=args.vs,
                            device=torch.cuda.get_device_name(), bandwidth=args.bandwidth,
                            launch_floor_warm_us=floor_warm, launch_floor_cold_us=floor_cold,
+                           chain_floor_us=chain,
                            rows=rows), f, indent=1)
     return 0
 
