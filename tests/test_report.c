@@ -286,6 +286,11 @@ static void test_axis_time_format(void) {
     CHECK(report_time_parse("2026-11-29T12:00:13Z", &t) && t == 1795953613.0);
     CHECK(report_time_parse("2000-03-01T00:00:00.5Z", &t) && t == 951868800.5);
     CHECK(!report_time_parse("2026-11-29 12:00:13", &t));
+    CHECK(!report_time_parse("2026-02-31T00:00:00Z", &t)); /* no such day */
+    CHECK(!report_time_parse("2026-02-29T00:00:00Z", &t)); /* not a leap year */
+    CHECK(report_time_parse("2024-02-29T23:59:59Z", &t) && t == 1709251199.0);
+    CHECK(!report_time_parse("2026-11-29T24:00:00Z", &t));
+    CHECK(!report_time_parse("1969-12-31T23:59:59Z", &t));
     char text[96];
     report_format_count(4810733, text, sizeof text);
     CHECK(strcmp(text, "4.81M") == 0);
