@@ -12,6 +12,7 @@
 #include "cmd_fuzz.h"
 #include "fuzz_harness.h"
 #include "gm_gen.h"
+#include "gm_hash.h"
 
 int cmd_sweep_main(int argc, char **argv) {
     char **args = calloc((size_t)argc + 3, sizeof *args);
@@ -105,7 +106,7 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         ptrs[k] = &cases[k];
     }
     gm_gen g;
-    gm_gen_seed(&g, j->seed * 0x9e3779b97f4a7c15ull);
+    gm_gen_seed(&g, j->seed * GM_HASH_GOLDEN);
     double start = cmd_sweep_now(), last = start;
     uint64_t done = 0;
     int rc = 0;

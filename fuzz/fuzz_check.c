@@ -13,19 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gm_hash.h"
 #include "gm_paths.h"
 #include "gm_repro.h"
 #include "gm_run.h"
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
  * on every machine and build. */
-static uint64_t fuzz_check_hash(const char *s) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s != '\0'; s++) {
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    }
-    return h;
-}
+static uint64_t fuzz_check_hash(const char *s) { return gm_hash_fnv1a_string(s); }
 
 /* <dir>/failure-<hash of the signature>-<pid>-<execs>.json: one file per
  * signature and moment, and parallel jobs (pids) never collide. */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fuzz_decode.h"
+#include "gm_hash.h"
 
 #ifndef GMFUZZ_DEFAULT_BASELINE
 #define GMFUZZ_DEFAULT_BASELINE "corpus/known.json"
@@ -170,11 +171,7 @@ void fuzz_harness_close(fuzz_harness *h) {
 }
 
 static uint64_t fuzz_harness_hash(const gm_finding *f) {
-    uint64_t hash = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (const char *s = f->signature; *s != '\0'; s++) {
-        hash = (hash ^ (unsigned char)*s) * 0x100000001b3ull;
-    }
-    return hash;
+    return gm_hash_fnv1a_string(f->signature);
 }
 
 /* Keep-going mode: whether signature f was saved before. Past

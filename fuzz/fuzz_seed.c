@@ -21,6 +21,7 @@
 #include "fuzz_decode.h"
 #include "fuzz_encode.h"
 #include "fuzz_mutate.h"
+#include "gm_hash.h"
 #include "gm_json.h"
 #include "gm_paths.h"
 #include "gm_run.h"
@@ -64,11 +65,7 @@ static bool fuzz_seed_parse(int argc, char **argv, fuzz_seed_options *o, gm_erro
 
 /* FNV-1a, 64 bits: the file name of an input. */
 static uint64_t fuzz_seed_hash(const uint8_t *data, size_t size) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t k = 0; k < size; k++) {
-        h = (h ^ data[k]) * 0x100000001b3ull;
-    }
-    return h;
+    return gm_hash_fnv1a(GM_HASH_FNV_BASIS, data, size);
 }
 
 static bool fuzz_seed_write(fuzz_seed_state *st, const char *dir, const uint8_t *data,

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "gm_hash.h"
+
 void gm_gen_seed(gm_gen *g, uint64_t seed) { g->state = seed; }
 
 uint64_t gm_gen_mix(uint64_t z) {
@@ -10,7 +12,7 @@ uint64_t gm_gen_mix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-uint64_t gm_gen_next(gm_gen *g) { return gm_gen_mix(g->state += 0x9e3779b97f4a7c15ull); }
+uint64_t gm_gen_next(gm_gen *g) { return gm_gen_mix(g->state += GM_HASH_GOLDEN); }
 
 int64_t gm_gen_range(gm_gen *g, int64_t lo, int64_t hi) {
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
