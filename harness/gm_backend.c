@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gm_backend_impl.h"
+#include "gm_backend_cpu.h"
+#include "gm_backend_cuda.h"
+#include "gm_crash.h"
 #include "gm_hub.h"
 #include "gm_json.h"
 #include "gm_paths.h"
@@ -225,7 +227,7 @@ static void gm_backend_target_failed(gm_backend *b, const gm_case *c, gm_outputs
     if (res->status != GM_PYCALL_RAISED && b->crash_dir != NULL) {
         char path[1024];
         gm_error save_err = {0};
-        if (gm_backend_save_crash(b->crash_dir, c, res->message, path, sizeof path, &save_err)) {
+        if (gm_crash_save(b->crash_dir, c, res->message, path, sizeof path, &save_err)) {
             snprintf(saved, sizeof saved, " (case saved to %s)", path);
         } else {
             snprintf(saved, sizeof saved, " (case NOT saved: %.1000s)", save_err.msg);
@@ -375,7 +377,7 @@ static bool gm_backend_hub_builtin(gm_backend *b, const gm_case *const *cases, g
             char saved[1200] = "case not saved (no crash folder)", path[1024];
             gm_error save_err = {0};
             if (b->crash_dir != NULL) {
-                bool done = gm_backend_save_crash(b->crash_dir, cases[i], b->results[i].message,
+                bool done = gm_crash_save(b->crash_dir, cases[i], b->results[i].message,
                                                   path, sizeof path, &save_err);
                 snprintf(saved, sizeof saved, done ? "case saved to %s" : "case NOT saved: %s",
                          done ? path : save_err.msg);
@@ -445,67 +447,3 @@ bool gm_backend_run_raw(gm_backend *b, const gm_case *const *cases, gm_outputs *
     return true;
 }
 
-static fused_q_mode gm_backend_q_mode(gm_mode mode) {
-    switch (mode) {
-    case GM_MODE_DRAFT_EXTEND: return FUSED_Q_CUMSUM;
-    case GM_MODE_DRAFT_EXTEND_V2: return FUSED_Q_STRIDED;
-    default: return FUSED_Q_NONE;
-    }
-}
-
-void gm_backend_params(const gm_case *c, gm_outputs *out, fused_params *p) {
-    memset(p, 0, sizeof *p);
-    p->req_pool_indices = c->req_pool_indices;
-    p->seq_lens = c->seq_lens;
-    p->req_to_token = c->req_to_token;
-    p->req_to_token_rows = (int64_t)c->pool;
-    p->req_to_token_stride = (int64_t)c->width;
-    if (c->has_swa) {
-        p->swa_mapping = c->swa.mapping;
-        p->swa_mapping_len = (int64_t)c->swa.mapping_len;
-        p->out_cache_loc = c->swa.out_cache_loc;
-        p->n_out = (int64_t)c->swa.n_out;
-    }
-    p->qlens = c->qlens;
-
-    p->q_mode = gm_backend_q_mode(c->mode);
-    p->cache_seqlens = gm_buffer_i32(&out->buf[GM_BUF_CACHE_SEQLENS]);
-    p->cu_seqlens_k = gm_buffer_i32(&out->buf[GM_BUF_CU_SEQLENS_K]);
-    /* Upstream passes cu_seqlens_q only to the modes that rewrite it. */
-    p->cu_seqlens_q = p->q_mode == FUSED_Q_NONE ? NULL : gm_buffer_i32(&out->buf[GM_BUF_CU_SEQLENS_Q]);
-    p->page_table = gm_buffer_i32(&out->buf[GM_BUF_PAGE_TABLE]);
-    p->page_table_stride = (int64_t)gm_case_max_num_pages(c);
-    p->swa_page_table = gm_buffer_i32(&out->buf[GM_BUF_SWA_PAGE_TABLE]);
-    p->swa_out_cache_loc = gm_buffer_i64(&out->buf[GM_BUF_SWA_OUT_CACHE_LOC]);
-    p->out_len = out->buf[GM_BUF_SWA_OUT_CACHE_LOC].present ? (int64_t)c->swa.out_len : 0;
-
-    p->bs = (int64_t)c->bs;
-    p->seqlen_offset = gm_case_seqlen_offset(c);
-    p->max_seq_pages = c->has_max_seq_pages ? c->max_seq_pages : p->page_table_stride;
-    p->page_size = c->page_size;
-    p->q_stride = c->q_stride;
-}
-
-bool gm_backend_save_crash(const char *dir, const gm_case *c, const char *message, char *path,
-                           size_t path_size, gm_error *err) {
-    static const char *const prefix = "device-error";
-    if (!gm_paths_make_dirs(dir, err)) {
-        return false;
-    }
-    /* Unique without shared state: time, pid, and the first free counter. */
-    for (unsigned k = 0; k < 1000; k++) {
-        snprintf(path, path_size, "%s/%s-%lld-%d-%u.json", dir, prefix, (long long)time(NULL),
-                 (int)getpid(), k);
-        if (access(path, F_OK) != 0) {
-            break;
-        }
-    }
-    cJSON *root = gm_json_case(c);
-    if (root == NULL || cJSON_AddStringToObject(root, "device_error", message) == NULL) {
-        cJSON_Delete(root);
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory saving a device-error case");
-    }
-    bool ok = gm_json_write_file(path, root, err);
-    cJSON_Delete(root);
-    return ok;
-}

@@ -82,7 +82,4 @@ bool gm_backend_run(gm_backend *b, const gm_case *c, gm_outputs *out, gm_error *
  * the error; NULL (the default): not saved. The folder is created. */
 void gm_backend_set_crash_dir(gm_backend *b, const char *dir);
 
-/* The launch parameters for `c` over the buffers of `out` (host pointers). */
-void gm_backend_params(const gm_case *c, gm_outputs *out, fused_params *p);
-
 #endif

@@ -1,12 +1,13 @@
 #include <stdio.h>
 
 #include "fused_cpu.h"
-#include "gm_backend_impl.h"
+#include "gm_backend_cpu.h"
+#include "gm_launch.h"
 
 bool gm_backend_cpu_run(const gm_case *c, gm_outputs *out, gm_error *err) {
     (void)err; /* the host execution itself cannot fail */
     fused_params p;
-    gm_backend_params(c, out, &p);
+    gm_launch_params(c, out, &p);
     fused_oob oob;
     if (!fused_cpu_run(&p, &oob)) {
         char what[160];

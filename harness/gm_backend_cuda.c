@@ -19,9 +19,10 @@
 
 #include "fused_cpu.h"
 #include "fused_cuda.h"
-#include "gm_backend_impl.h"
+#include "gm_backend_cuda.h"
 #include "gm_cuda_arena.h"
 #include "gm_cuda_graphs.h"
+#include "gm_launch.h"
 
 /* Device memory for shared blocks: no mirror (the block is the staging),
  * and room for the largest case from the start, because growing it is a
@@ -119,7 +120,7 @@ static void gm_backend_cuda_report_oob(const fused_cuda_status *s, gm_outputs *o
 bool gm_backend_cuda_run(gm_backend_cuda *cu, const gm_case *c, gm_outputs *out,
                          gm_error *err) {
     fused_params host;
-    gm_backend_params(c, out, &host);
+    gm_launch_params(c, out, &host);
     if (host.bs <= 0) {
         return true; /* nothing is launched for an empty batch */
     }

@@ -1,6 +1,6 @@
 /* The CUDA backends of a build without nvcc: a worker started for one
  * refuses, saying why. */
-#include "gm_backend_impl.h"
+#include "gm_backend_cuda.h"
 
 bool gm_backend_cuda_open(gm_cuda_mode mode, gm_backend_cuda **out, gm_error *err) {
     (void)mode;

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "fused_cpu.h"
-#include "gm_backend_impl.h"
+#include "gm_backend_cpu.h"
+#include "gm_backend_cuda.h"
 #include "gm_hub_wire.h"
 #include "gm_wire.h"
 #include "gm_wire_case.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gm_backend_impl.h"
+#include "gm_launch.h"
 #include "gm_hub.h"
 #include "gm_hub_wire.h"
 #include "gm_layout.h"
@@ -227,7 +227,7 @@ static bool gm_hub_client_call_placed(gm_hub_client *c, const gm_case *const *ca
     bool ok = host != NULL && launches != NULL;
     size_t need = GM_LAYOUT_ALIGN; /* no launch at offset 0: it reads as "absent" */
     for (size_t i = 0; ok && i < n; i++) {
-        gm_backend_params(cases[i], outs[i], &host[i]);
+        gm_launch_params(cases[i], outs[i], &host[i]);
         need += gm_layout_need(&host[i]);
     }
     ok = ok ? gm_hub_client_share(c, need, err)

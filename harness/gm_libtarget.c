@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fused_params.h"
-#include "gm_backend.h"
+#include "gm_launch.h"
 
 /* The few CUDA runtime entry points used, by their C signatures
  * (cudaError_t is an int-sized enum; cudaMemcpyKind 1 and 2). */
@@ -167,7 +167,7 @@ static bool gm_libtarget_upload(gm_libtarget *t, int k, void **ptr, size_t bytes
 
 bool gm_libtarget_run(gm_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err) {
     fused_params p;
-    gm_backend_params(c, out, &p);
+    gm_launch_params(c, out, &p);
     if (p.bs == 0) {
         return true; /* the launcher does nothing */
     }

@@ -1,6 +1,6 @@
 #include "gm_pycall.h"
 
-#include "gm_backend.h"
+#include "gm_launch.h"
 
 static void gm_pycall_vector(gm_pybatch *b, const char *name, gm_pyarg_kind kind, int size,
                              size_t n, const void *data) {
@@ -22,7 +22,7 @@ static void gm_pycall_req_to_token(gm_pybatch *b, const gm_case *c) {
 
 void gm_pycall_add_fused(gm_pybatch *b, const gm_case *c, gm_outputs *out) {
     fused_params p;
-    gm_backend_params(c, out, &p); /* the launch's scalars, as the builtin kernel gets them */
+    gm_launch_params(c, out, &p); /* the launch's scalars, as the builtin kernel gets them */
     gm_pybatch_begin(b);
     gm_pycall_vector(b, "req_pool_indices", GM_PYARG_IN, 8, c->bs, c->req_pool_indices);
     gm_pycall_vector(b, "seq_lens", GM_PYARG_IN, 8, c->bs, c->seq_lens);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gm_crash.h"
 #include "gm_libtarget.h"
 #include "gm_wire.h"
 #include "gm_wire_case.h"
@@ -198,7 +199,7 @@ static bool gm_worker_fail(gm_worker *w, const gm_case *c, const char *what,
     if (crash_dir != NULL) {
         char path[1024];
         gm_error save_err = {0};
-        if (gm_backend_save_crash(crash_dir, c, what, path, sizeof path, &save_err)) {
+        if (gm_crash_save(crash_dir, c, what, path, sizeof path, &save_err)) {
             snprintf(saved, sizeof saved, "case saved to %s", path);
         } else {
             snprintf(saved, sizeof saved, "case NOT saved: %.1000s", save_err.msg);

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "gm_backend_impl.h"
+#include "gm_backend_cuda.h"
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_outputs.h"

@@ -13,6 +13,7 @@
 #include "fused_cpu.h"
 #include "gm_backend.h"
 #include "gm_gen.h"
+#include "gm_launch.h"
 #include "gm_oracle.h"
 #include "gm_test.h"
 #include "gmfuzz_kernel.h"
@@ -119,8 +120,8 @@ static void test_gpu_launch_matches_cpu(void) {
         CHECK(gm_gen_case(&gen, &c, &err));
         CHECK(gm_outputs_prepare(&on_cpu, &c, &err) && gm_outputs_prepare(&on_gpu, &c, &err));
         fused_params cpu_args, gpu_args;
-        gm_backend_params(&c, &on_cpu, &cpu_args);
-        gm_backend_params(&c, &on_gpu, &gpu_args);
+        gm_launch_params(&c, &on_cpu, &cpu_args);
+        gm_launch_params(&c, &on_gpu, &gpu_args);
         fused_oob oob;
         if (fused_cpu_run(&cpu_args, &oob)) { /* only in-bounds cases run unchecked */
             compared++;

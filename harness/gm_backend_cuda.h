@@ -1,11 +1,19 @@
-/* Private to harness/: what each backend implementation provides. */
-#ifndef GM_BACKEND_IMPL_H
-#define GM_BACKEND_IMPL_H
+/* gm_backend_cuda: the CUDA backends (cuda, cuda-graph, cuda-raw) inside
+ * the process that owns the CUDA context: a worker (gm_worker.h) or a
+ * target hub's lane (gm_hub.h). Implemented by gm_backend_cuda.c, or by
+ * gm_backend_nocuda.c in a build without nvcc (every call refuses). The
+ * interface of a GPU target, not the dispatcher (gm_backend.h): it knows
+ * cases, outputs and launches only. Private to harness/. */
+#ifndef GM_BACKEND_CUDA_H
+#define GM_BACKEND_CUDA_H
 
-#include "gm_backend.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
 #include "gm_layout.h"
-
-bool gm_backend_cpu_run(const gm_case *c, gm_outputs *out, gm_error *err);
+#include "gm_outputs.h"
 
 typedef enum {
     GM_CUDA_CHECKED, /* one checked launch per case */
@@ -45,10 +53,5 @@ gm_backend_cuda_times gm_backend_cuda_times_of(const gm_backend_cuda *cu);
  * which works, slower); unpin it before it is unmapped. */
 bool gm_backend_cuda_pin(gm_backend_cuda *cu, void *block, size_t size);
 void gm_backend_cuda_unpin(gm_backend_cuda *cu, void *block);
-
-/* Writes `c` with the device's error message to a new file in `dir`;
- * `path` receives its name. */
-bool gm_backend_save_crash(const char *dir, const gm_case *c, const char *message, char *path,
-                           size_t path_size, gm_error *err);
 
 #endif

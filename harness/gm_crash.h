@@ -1,0 +1,19 @@
+/* gm_crash: the case that made a GPU target fail (a CUDA error, a crash of
+ * its worker), saved before anything else happens to it. Private to
+ * harness/. */
+#ifndef GM_CRASH_H
+#define GM_CRASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+
+/* Writes `c` with the target's message ("device_error") to a new file
+ * device-error-<time>-<pid>-<k>.json in `dir` (created); `path` receives
+ * its name. */
+bool gm_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
+                   size_t path_size, gm_error *err);
+
+#endif
