@@ -5,7 +5,7 @@ add_library(gmfuzz_campaign STATIC
   campaign_libfuzzer.c campaign_lock.c campaign_minimizer.c campaign_log.c campaign_options.c campaign_proc.c campaign_progress.c campaign_record.c
   campaign_report.c campaign_repro.c campaign_run.c campaign_setup.c campaign_signal.c
   campaign_stats.c campaign_status.c campaign_summary.c campaign_target.c campaign_worker.c
-  campaign_hub.c)
+  campaign_hub.c campaign_placement.c)
 target_include_directories(gmfuzz_campaign PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_triage gmfuzz_reports gmfuzz_fuzz m)
 # Where the seeds, dictionary and baseline are, and where this tree builds

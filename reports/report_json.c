@@ -56,6 +56,7 @@ static cJSON *report_json_campaign(const gm_rundir_campaign *c) {
     report_json_put(o, "exit_code", cJSON_CreateNumber(c->exit_code), &ok);
     report_json_put(o, "baseline", report_json_str(c->baseline), &ok);
     report_json_put(o, "tool_version", report_json_str(c->tool_version), &ok);
+    report_json_put(o, "host", report_json_str(c->host), &ok);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

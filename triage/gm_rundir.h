@@ -57,6 +57,7 @@ typedef struct {
     int exit_code;              /* -1: not ended */
     char *baseline;             /* the baseline file the campaign used, or NULL */
     char *tool_version;
+    char host[256];             /* the machine it ran on; "" when not recorded */
 } gm_rundir_campaign;
 
 /* Every failing input with one signature. */

@@ -59,6 +59,7 @@ static const gm_rundir_campaign_field gm_rundir_campaign_fields[] = {
     GM_RUNDIR_CAMPAIGN_FIELD(exit_code, EXIT),
     GM_RUNDIR_CAMPAIGN_FIELD(baseline, OWNED),
     GM_RUNDIR_CAMPAIGN_FIELD(tool_version, OWNED),
+    GM_RUNDIR_CAMPAIGN_FIELD(host, TEXT),
 };
 
 void gm_rundir_campaign_free(gm_rundir_campaign *c) {
