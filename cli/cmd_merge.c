@@ -37,7 +37,7 @@ static bool cmd_merge_parse(int argc, char **argv, campaign_merge_options *o, bo
     memset(o, 0, sizeof *o);
     *help = false;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "h", longs, NULL)) != -1;) {
         switch (c) {
         case 'e': o->engine_binary = optarg; break;
         case 'u': o->union_only = true; break;
