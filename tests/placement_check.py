@@ -11,6 +11,7 @@ usage: placement_check.py GMFUZZ OUTDIR
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,11 +46,28 @@ def check_jobs(record, jobs, hubs, gpu):
         sys.exit(f"placement: a pid listed twice: {pids}")
 
 
+def check_hub_logs(out, record, hubs, cases):
+    """Each hub served the cases of the jobs the record puts on it: the
+    record says where the jobs really went, not just what the rule says."""
+    on = [0] * hubs
+    for job in record["placement"]:
+        if len(job["runs"]) != 1:
+            sys.exit(f"placement: job {job['job']} restarted: {job['runs']!r}")
+        on[job["runs"][0]["hub"]] += 1
+    for k in range(hubs):
+        with open(os.path.join(out, "logs", f"hub-{k}.log")) as f:
+            served = [int(n) for n in re.findall(r" (\d+) cases \(", f.read())]
+        if sum(served) != cases * on[k]:
+            sys.exit(f"hub {k} served {served} cases; the record puts {on[k]} jobs of "
+                     f"{cases} on it")
+
+
 def main():
     gmfuzz, outdir = sys.argv[1], sys.argv[2]
     placed = os.path.join(outdir, "gpus00")
     record = run(gmfuzz, placed, "--gpus", "0,0", "--jobs", "2")
     check_jobs(record, 2, 2, 0)
+    check_hub_logs(placed, record, 2, 300)
     if not isinstance(record.get("host"), str) or not record["host"]:
         sys.exit(f"host: {record.get('host')!r}")
     check_jobs(run(gmfuzz, os.path.join(outdir, "nohubs"), "--jobs", "1", "--hubs", "0"),
