@@ -107,3 +107,37 @@ void report_sources_html(const report_view *v, report_text *out) {
     report_escape_xml(out, corpus);
     report_text_put(out, "</p>\n");
 }
+
+static cJSON *report_sources_json_one(const gm_rundir_source *s) {
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o != NULL && cJSON_AddStringToObject(o, "path", s->path) != NULL &&
+              (s->host[0] ? cJSON_AddStringToObject(o, "host", s->host)
+                          : cJSON_AddNullToObject(o, "host")) != NULL &&
+              cJSON_AddStringToObject(o, "engine", s->engine) != NULL &&
+              cJSON_AddStringToObject(o, "started_at", s->started_at) != NULL &&
+              cJSON_AddStringToObject(o, "ended_at", s->ended_at) != NULL &&
+              cJSON_AddNumberToObject(o, "elapsed_s", s->elapsed_s) != NULL &&
+              cJSON_AddNumberToObject(o, "execs", (double)s->execs) != NULL &&
+              cJSON_AddNumberToObject(o, "signatures", (double)s->signatures) != NULL &&
+              cJSON_AddNumberToObject(o, "buckets", (double)s->buckets) != NULL &&
+              cJSON_AddNumberToObject(o, "inputs", (double)s->inputs) != NULL &&
+              cJSON_AddNumberToObject(o, "exit_code", s->exit_code) != NULL;
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *report_sources_json(const gm_rundir_campaign *c) {
+    cJSON *list = cJSON_CreateArray();
+    for (size_t k = 0; list != NULL && k < c->n_sources; k++) {
+        cJSON *item = report_sources_json_one(&c->sources[k]);
+        if (item == NULL || !cJSON_AddItemToArray(list, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}

@@ -2,7 +2,7 @@
 """gmfuzz merge of three real campaign folders (issue 12 item 4).
 
   merge_check.py union GMFUZZ OUTDIR
-      three sweep campaigns (--strict-baseline: their differences are
+      three sweep campaigns of 48 cases (--strict-baseline: their differences are
       failures; no libFuzzer target in the tree): the corpus is the union by
       content and the output and the record say so; then the errors: OUT a
       source, a folder that is not a campaign's, a malformed campaign.json,
@@ -79,6 +79,11 @@ def check_common(out, sources, merged):
              open(os.path.join(out, entry["stats"]), "rb") as b:
             if a.read() != b.read():
                 fail(f"{entry['stats']} is not {s}/stats.jsonl")
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)["campaign"]
+    if [x["path"] for x in summary.get("sources", [])] != sources or \
+            summary.get("corpus_merge") != rec["corpus_merge"]["method"]:
+        fail(f"summary.json campaign: sources {summary.get('sources')!r}")
     md = open(os.path.join(out, "report.md")).read()
     rows = re.findall(r"^\| [123] \| (\S+) \|", md, re.M)
     if "## Sources (3 campaigns merged)" not in md or rows != sources:
@@ -135,7 +140,9 @@ def check_errors(gmfuzz, outdir, sources):
 
 
 def union_mode(gmfuzz, outdir):
-    sources = campaigns(gmfuzz, outdir, ["sweep", "--strict-baseline", "--time", "3"])
+    # --cases, not --time: under ASan and load a sweep job takes seconds to start.
+    sources = campaigns(gmfuzz, outdir, ["sweep", "--strict-baseline", "--cases", "48",
+                                         "--time", "120"])
     # A reproducer by hand in two sources (one signature in both), so that
     # repros/ is merged too: one per signature.
     for s, n in ((sources[0], 2), (sources[1], 1)):
