@@ -109,12 +109,34 @@ static bool campaign_merge_read_source(const char *path, size_t k, campaign_merg
     return true;
 }
 
+/* The real path of OUT's nearest folder that exists (OUT itself when it
+ * does): checked before OUT is made, so that a refused OUT leaves no
+ * folder behind in a source. */
+static bool campaign_merge_real_out(const char *out, char real[PATH_MAX], gm_error *err) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", out);
+    while (realpath(path, real) == NULL) {
+        if (errno != ENOENT) {
+            return gm_error_set(err, GM_ERR_IO, "%s: %s", out, strerror(errno));
+        }
+        char *slash = strrchr(path, '/');
+        if (slash == NULL) {
+            snprintf(path, sizeof path, "."); /* a new folder in the current one */
+        } else if (slash == path) {
+            snprintf(path, sizeof path, "/");
+        } else {
+            *slash = '\0';
+        }
+    }
+    return true;
+}
+
 /* OUT is none of the sources, nor inside one (nothing in them changes). */
 static bool campaign_merge_check_out(const campaign_merge_options *o,
                                      const campaign_merge_source *src, size_t n, gm_error *err) {
     char out_real[PATH_MAX], src_real[PATH_MAX];
-    if (realpath(o->out, out_real) == NULL) {
-        return gm_error_set(err, GM_ERR_IO, "%s: %s", o->out, strerror(errno));
+    if (!campaign_merge_real_out(o->out, out_real, err)) {
+        return false;
     }
     for (size_t k = 0; k < n; k++) {
         if (realpath(src[k].path, src_real) == NULL) {
@@ -277,11 +299,11 @@ static int campaign_merge_finish(campaign_merge_state *m, gm_error *err) {
 static int campaign_merge_into(campaign_merge_state *m, gm_error *err) {
     bool busy = false;
     campaign_lock lock = {0};
+    if (!campaign_merge_check_out(m->o, m->src, m->n, err)) {
+        return err->code == GM_ERR_USAGE ? CAMPAIGN_MERGE_EXIT_USAGE : CAMPAIGN_MERGE_EXIT_INFRA;
+    }
     if (!gm_paths_make_dirs(m->o->out, err)) {
         return CAMPAIGN_MERGE_EXIT_INFRA;
-    }
-    if (!campaign_merge_check_out(m->o, m->src, m->n, err)) {
-        return CAMPAIGN_MERGE_EXIT_USAGE;
     }
     if (!campaign_lock_take(&lock, m->o->out, &busy, err)) {
         return busy ? CAMPAIGN_MERGE_EXIT_LOCKED : CAMPAIGN_MERGE_EXIT_INFRA;

@@ -117,6 +117,10 @@ def check_errors(gmfuzz, outdir, sources):
     p = run([gmfuzz, "merge", sources[1], sources[0], sources[1]], want=2)
     if "is source 2" not in p.stderr or sources[1] not in p.stderr:
         fail(f"OUT a source: {p.stderr}")
+    inside = os.path.join(sources[0], "merged-here")
+    p = run([gmfuzz, "merge", inside, sources[0]], want=2)
+    if "is source 1" not in p.stderr or os.path.exists(inside):
+        fail(f"OUT inside a source: {p.stderr} (made: {os.path.exists(inside)})")
     bad = os.path.join(outdir, "bad")
     shutil.rmtree(bad, ignore_errors=True)
     shutil.copytree(sources[2], bad)
@@ -136,7 +140,7 @@ def check_errors(gmfuzz, outdir, sources):
         p = run([gmfuzz, "merge", locked, sources[0]], want=5)
     if "in use" not in p.stderr:
         fail(f"OUT locked: {p.stderr}")
-    print("ok: errors name the folder or file (exit 3, 2, 3, 2, 5)")
+    print("ok: errors name the folder or file (exit 3, 2, 2, 3, 2, 5)")
 
 
 def union_mode(gmfuzz, outdir):
