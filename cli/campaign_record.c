@@ -66,6 +66,12 @@ static void campaign_record_setup(cJSON *root, const campaign_setup *s, bool *ok
     campaign_record_add(root, "started_at", cJSON_CreateString(started), ok);
     campaign_record_add(root, "baseline", campaign_record_str(s->baseline_src), ok);
     campaign_record_add(root, "tool_version", cJSON_CreateString("gmfuzz " GMFUZZ_VERSION), ok);
+    char host[256] = "";
+    if (gethostname(host, sizeof host) != 0) {
+        host[0] = '\0'; /* the record says null: unknown */
+    }
+    host[sizeof host - 1] = '\0';
+    campaign_record_add(root, "host", campaign_record_str(host), ok);
 }
 
 /* Every job run that ended during the campaign, with its cause. */
@@ -85,6 +91,26 @@ static cJSON *campaign_record_ends(const campaign_summary *sum) {
         campaign_record_add(item, "at_s", cJSON_CreateNumber(e->at_s), &ok);
         campaign_record_add(item, "cause", cJSON_CreateString(e->cause), &ok);
         campaign_record_add(item, "restarted", cJSON_CreateBool(e->restarted), &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(list);
+        return NULL;
+    }
+    return list;
+}
+
+/* Which job ran where: an empty list until the campaign ends. */
+static cJSON *campaign_record_placement(const campaign_summary *sum) {
+    cJSON *list = cJSON_CreateArray();
+    bool ok = list != NULL;
+    for (int i = 0; ok && sum != NULL && i < sum->n_workers; i++) {
+        const campaign_worker *w = &sum->workers[i];
+        cJSON *job = campaign_placement_json(&w->placement, w->index, w->name,
+                                             campaign_engine_name(sum->setup->opt.engine));
+        ok = job != NULL && cJSON_AddItemToArray(list, job);
+        if (!ok) {
+            cJSON_Delete(job);
+        }
     }
     if (!ok) {
         cJSON_Delete(list);
@@ -113,6 +139,7 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);
     campaign_record_add(root, "job_ends", campaign_record_ends(sum), ok);
+    campaign_record_add(root, "placement", campaign_record_placement(sum), ok);
 }
 
 static bool campaign_record_campaign(const campaign_setup *s, const campaign_summary *sum,

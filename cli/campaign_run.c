@@ -113,6 +113,7 @@ static void campaign_run_start(campaign_run *r, campaign_worker *w, double now) 
         w->broken = true;
         w->done = true;
     } else {
+        campaign_placement_note(&w->placement, &r->hubs, w->proc.pid);
         w->starts++;
         w->started_s = now;
         w->failures_at_start = r->failures.files;

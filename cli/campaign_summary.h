@@ -32,6 +32,8 @@ typedef struct {
     bool interrupted;              /* ended by Ctrl-C or SIGTERM */
     const campaign_run_end *ends;  /* job runs that ended during the campaign, and why */
     size_t n_ends;
+    const campaign_worker *workers; /* each job's placement (campaign_placement.h) */
+    int n_workers;
     const char *problem;           /* infrastructure trouble, or NULL */
     const char *report;            /* DIR/report.html once the reports are written */
     int exit_code;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "campaign_log.h"
+#include "campaign_placement.h"
 #include "campaign_proc.h"
 #include "campaign_progress.h"
 #include "campaign_setup.h"
@@ -31,6 +32,7 @@ typedef struct {
     bool broken;                    /* gave up: it kept failing to run */
     campaign_progress progress;     /* output and CPU time of the current run */
     bool stalled;                   /* the driver killed the current run: no progress */
+    campaign_placement placement;   /* each run's pid, hub and device, for the record */
 } campaign_worker;
 
 void campaign_worker_init(campaign_worker *w, const campaign_setup *s, int index);

@@ -157,7 +157,9 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
                             .crash_note = run.crash_note,
                             .interrupted = run.interrupted,
                             .ends = run.ends,
-                            .n_ends = run.n_ends};
+                            .n_ends = run.n_ends,
+                            .workers = run.workers,
+                            .n_workers = run.n_workers};
     sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
     sum.exit_code = cmd_fuzz_exit_code(&sum, ran, run.unsaved);
     cmd_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);

@@ -17,6 +17,7 @@
 #include "cmd_sweep.h"
 #include "cmd_hub.h"
 #include "cmd_decode.h"
+#include "cmd_merge.h"
 #include "cmd_triage.h"
 
 #ifndef GMFUZZ_VERSION
@@ -66,6 +67,10 @@ static const char gmfuzz_usage[] =
     "                     reference vs fused, with the class of each\n"
     "  report DIR         write report.md, summary.json, junit.xml and\n"
     "                     report.html for a run folder\n"
+    "  merge OUT DIR... [--engine-binary PATH | --union]\n"
+    "                     several campaign folders (runners, nights) into one:\n"
+    "                     corpora merged by coverage, failures by signature, stats\n"
+    "                     per source, one report\n"
     "  promote REPRO.json... [--corpus DIR] [--minimize]\n"
     "                     add reproducers to the regression corpus (default\n"
     "                     corpus/regress/), one per signature, the smaller kept\n"
@@ -153,6 +158,7 @@ int main(int argc, char **argv) {
         {"triage", cmd_triage_main},
         {"show", cmd_show_main},
         {"report", cmd_report_main},
+        {"merge", cmd_merge_main},
         {"promote", cmd_promote_main},
         {"export", cmd_export_main},
     };

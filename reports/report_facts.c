@@ -76,6 +76,9 @@ static void report_facts_work(const gm_rundir_campaign *c, report_facts_sink *si
     if (c->tool_version != NULL) {
         snprintf(report_facts_add(sink, "tool"), REPORT_FACT_VALUE_MAX, "%s", c->tool_version);
     }
+    if (c->host[0] != '\0') {
+        snprintf(report_facts_add(sink, "host"), REPORT_FACT_VALUE_MAX, "%s", c->host);
+    }
 }
 
 /* The campaign's totals; one that never finished (killed, or still

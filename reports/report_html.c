@@ -9,6 +9,7 @@
 #include "report_escape.h"
 #include "report_facts.h"
 #include "report_format.h"
+#include "report_sources.h"
 
 /* Where signatures and file names may wrap: they have no spaces. */
 #define REPORT_HTML_SIG_BREAKS "|+"
@@ -185,6 +186,7 @@ void report_html_build(const report_view *v, report_text *out) {
     report_html_head(v, verdict, out);
     report_html_header(v, verdict, out);
     report_text_put(out, "<main>\n");
+    report_sources_html(v, out);
     report_buckets_html(v, out);
     report_html_charts(v, out);
     report_html_table(v, out);

@@ -7,6 +7,7 @@
 
 #include "gm_json.h"
 #include "report_link.h"
+#include "report_sources.h"
 
 #ifndef GMFUZZ_VERSION
 #error "GMFUZZ_VERSION must be defined by the build (reports/CMakeLists.txt)"
@@ -56,6 +57,11 @@ static cJSON *report_json_campaign(const gm_rundir_campaign *c) {
     report_json_put(o, "exit_code", cJSON_CreateNumber(c->exit_code), &ok);
     report_json_put(o, "baseline", report_json_str(c->baseline), &ok);
     report_json_put(o, "tool_version", report_json_str(c->tool_version), &ok);
+    report_json_put(o, "host", report_json_str(c->host), &ok);
+    if (c->n_sources > 0) { /* a merged folder (gmfuzz merge) */
+        report_json_put(o, "corpus_merge", report_json_str(c->corpus_merge), &ok);
+        report_json_put(o, "sources", report_sources_json(c), &ok);
+    }
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

@@ -8,6 +8,7 @@
 #include "report_escape.h"
 #include "report_facts.h"
 #include "report_format.h"
+#include "report_sources.h"
 
 static void report_md_header(const report_view *v, report_text *out) {
     char verdict[64], counts[256];
@@ -124,6 +125,7 @@ static void report_md_classes(const report_view *v, report_text *out) {
 
 void report_md_build(const report_view *v, report_text *out) {
     report_md_header(v, out);
+    report_sources_md(v, out);
     report_buckets_md(v, out);
     report_md_section(v, true, 0, v->n_new, out);
     report_md_section(v, false, v->n_new, v->run->n_sigs - v->n_new, out);

@@ -105,3 +105,9 @@ add_test(NAME targets.hub_gpus_list
          COMMAND ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz> -DOUT=${GMFUZZ_TARGETS_OUT}/hub_gpus
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/hub_gpus_check.cmake)
 set_tests_properties(targets.hub_gpus_list PROPERTIES LABELS cli TIMEOUT 120)
+# campaign.json's "placement": each job's runs (pid, hub, device), on a
+# --gpus list that repeats one device (issue 12 item 5).
+add_test(NAME targets.placement_record
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/placement_check.py $<TARGET_FILE:gmfuzz>
+                 ${GMFUZZ_TARGETS_OUT}/placement)
+set_tests_properties(targets.placement_record PROPERTIES LABELS cli TIMEOUT 120)

@@ -432,6 +432,41 @@ static void test_bad_campaign_files(void) {
                       "line 1: execs: 1.5 is not an integer");
 }
 
+/* A merged folder's record (gmfuzz merge): its sources and how the corpus
+ * was merged are read; a bad entry is an error naming it and its key. */
+static void test_merged_campaign(void) {
+    char path[1024];
+    gm_rundir r;
+    gm_error err = {0};
+    remove_tree(fixture_path(path, sizeof path, "merged"));
+    write_text("merged/campaign.json",
+               "{\"format\": \"gmfuzz-campaign-v1\", \"merged\": true, \"host\": \"m\", "
+               "\"corpus_merge\": {\"method\": \"union\", \"note\": \"--union given\"}, "
+               "\"sources\": [{\"path\": \"r1\", \"host\": \"gpu-1\", \"execs\": 12, "
+               "\"elapsed_s\": 3.5, \"signatures\": 4, \"buckets\": 2, \"exit_code\": 1}, "
+               "{\"path\": \"r2\", \"host\": null, \"exit_code\": null}]}");
+    write_repro("merged/failures/x.json", SIG_NTR, 1, "2026-11-29T12:00:00Z", 1, false);
+    CHECK(gm_rundir_load(path, NULL, &r, &err));
+    CHECK_EQ_I64(r.campaign.n_sources, 2);
+    CHECK(strcmp(r.campaign.host, "m") == 0 && strcmp(r.campaign.corpus_merge, "union") == 0);
+    CHECK(strcmp(r.campaign.corpus_merge_note, "--union given") == 0);
+    const gm_rundir_source *a = &r.campaign.sources[0], *b = &r.campaign.sources[1];
+    CHECK(strcmp(a->path, "r1") == 0 && strcmp(a->host, "gpu-1") == 0 && a->execs == 12);
+    CHECK(a->signatures == 4 && a->buckets == 2 && a->exit_code == 1 && a->elapsed_s == 3.5);
+    CHECK(strcmp(b->path, "r2") == 0 && b->host[0] == '\0' && b->exit_code == -1);
+    gm_rundir_free(&r);
+    expect_bad_folder("bad-sources", "campaign.json",
+                      "{\"format\": \"gmfuzz-campaign-v1\", \"sources\": {}}",
+                      "sources: expected a list");
+    expect_bad_folder("bad-source", "campaign.json",
+                      "{\"format\": \"gmfuzz-campaign-v1\", \"sources\": [{}, "
+                      "{\"execs\": -1}]}",
+                      "sources[1]: execs: ");
+    expect_bad_folder("bad-corpus-merge", "campaign.json",
+                      "{\"format\": \"gmfuzz-campaign-v1\", \"corpus_merge\": {\"method\": 7}}",
+                      "corpus_merge: method: expected a string");
+}
+
 static void test_missing_folder(void) {
     char path[1024];
     gm_rundir r;
@@ -473,6 +508,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_deep_nesting);
     GM_RUN(test_plain_folder);
     GM_RUN(test_bad_campaign_files);
+    GM_RUN(test_merged_campaign);
     GM_RUN(test_missing_folder);
     GM_RUN(test_empty_run);
     gm_backend_close(cpu);

@@ -35,6 +35,19 @@ typedef struct {
     uint64_t signatures, failures;
 } gm_rundir_sample;
 
+/* One campaign folder of a merged one (`gmfuzz merge`): "sources" of its
+ * campaign.json (gm_rundir_sources.h). */
+typedef struct {
+    char path[1024];            /* the folder as given to merge */
+    char host[256];             /* "" when not recorded */
+    char engine[16];
+    char started_at[GM_RUNDIR_TIME_MAX];
+    char ended_at[GM_RUNDIR_TIME_MAX];
+    double elapsed_s;
+    uint64_t execs, signatures, buckets, inputs;
+    int exit_code;              /* -1: not ended */
+} gm_rundir_source;
+
 /* campaign.json: {"format": "gmfuzz-campaign-v1", then one key per field
  * below, same name and meaning; strings null when absent}. `present` is
  * false when the folder has none. */
@@ -57,6 +70,11 @@ typedef struct {
     int exit_code;              /* -1: not ended */
     char *baseline;             /* the baseline file the campaign used, or NULL */
     char *tool_version;
+    char host[256];             /* the machine it ran on; "" when not recorded */
+    gm_rundir_source *sources;  /* a merged folder's campaigns, in merge order */
+    size_t n_sources;           /* 0: not a merged folder */
+    char corpus_merge[16];      /* a merge's corpus: "libfuzzer", "union"; "" for none */
+    char corpus_merge_note[1024]; /* why a union, when it is one */
 } gm_rundir_campaign;
 
 /* Every failing input with one signature. */

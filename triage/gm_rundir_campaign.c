@@ -10,6 +10,7 @@
 
 #include "gm_json_tree.h"
 #include "gm_jsonint.h"
+#include "gm_rundir_sources.h"
 #include "gm_textfile.h"
 
 /* campaign.json is a few hundred bytes; anything much bigger is not one. */
@@ -59,12 +60,14 @@ static const gm_rundir_campaign_field gm_rundir_campaign_fields[] = {
     GM_RUNDIR_CAMPAIGN_FIELD(exit_code, EXIT),
     GM_RUNDIR_CAMPAIGN_FIELD(baseline, OWNED),
     GM_RUNDIR_CAMPAIGN_FIELD(tool_version, OWNED),
+    GM_RUNDIR_CAMPAIGN_FIELD(host, TEXT),
 };
 
 void gm_rundir_campaign_free(gm_rundir_campaign *c) {
     free(c->problem);
     free(c->baseline);
     free(c->tool_version);
+    gm_rundir_sources_free(c);
     memset(c, 0, sizeof *c);
     c->exit_code = -1;
 }
@@ -177,7 +180,9 @@ static bool gm_rundir_campaign_doc(const char *path, const cJSON *root, gm_rundi
             return gm_error_set(err, why.code, "%s: %s: %s", path, f->key, why.msg);
         }
     }
-    return true;
+    gm_error why = {0};
+    return gm_rundir_sources_read(root, out, &why) ||
+           gm_error_set(err, why.code, "%s: %s", path, why.msg);
 }
 
 bool gm_rundir_campaign_read(const char *path, gm_rundir_campaign *out, gm_error *err) {
