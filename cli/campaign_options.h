@@ -48,7 +48,8 @@ typedef struct {
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
-    double stall_s;           /* --stall-timeout: a job idle this long is restarted */
+    double stall_s;           /* --stall-timeout: a job idle (or with no new
+                               * executions) this long is restarted */
     bool help;
 } campaign_options;
 

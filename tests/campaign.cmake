@@ -123,8 +123,8 @@ add_test(NAME campaign.disk_full
 set_tests_properties(campaign.disk_full PROPERTIES LABELS "cli;campaign" SKIP_RETURN_CODE 77)
 
 # The driver's loop under load: budget, 1 Hz samples, Ctrl-C, restart
-# causes, stalled jobs (cli/campaign_run.c).
-foreach(part budget sigint causes stall)
+# causes, stalled and spinning jobs (cli/campaign_run.c).
+foreach(part budget sigint causes stall spin)
   add_test(NAME campaign.timing_${part}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_timing.sh $<TARGET_FILE:gmfuzz> ${FAKE}
                    ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-timing-${part} ${part})
