@@ -54,6 +54,9 @@ const char campaign_options_usage[] =
     "                            records a crash) and is restarted; default: it\n"
     "                            saves each signature once and goes on\n"
     "  --no-minimize             keep the failures as found\n"
+    "  --minimize-time S         the minimization's budget after the campaign\n"
+    "                            (default max(10, 25%% of --time)); reproducers it\n"
+    "                            does not reach are saved unminimized\n"
     "  --stall-timeout S         restart a job with no output and no CPU time\n"
     "                            for S seconds, or whose execution count stands\n"
     "                            still S seconds past its next report (default 60)\n"
@@ -145,6 +148,9 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--stall-timeout") == 0) {
         return campaign_options_seconds(value, &o->stall_s);
     }
+    if (strcmp(flag, "--minimize-time") == 0) {
+        return campaign_options_seconds(value, &o->minimize_time_s);
+    }
     if (strcmp(flag, "--target-timeout") == 0) {
         return campaign_options_seconds(value, &o->target_timeout_s);
     }
@@ -215,7 +221,8 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
-                                         "--cases", "--hubs", "--gpus", "--stall-timeout"};
+                                         "--cases", "--hubs", "--gpus", "--stall-timeout",
+                                         "--minimize-time"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;
@@ -280,4 +287,12 @@ bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_
         out->timeout_s = o->target_timeout_s;
     }
     return true;
+}
+
+double campaign_options_minimize_time(const campaign_options *o) {
+    if (o->minimize_time_s > 0.0) {
+        return o->minimize_time_s;
+    }
+    double share = CAMPAIGN_MINIMIZE_SHARE * o->time_s;
+    return share > CAMPAIGN_MINIMIZE_MIN_S ? share : CAMPAIGN_MINIMIZE_MIN_S;
 }
