@@ -55,7 +55,7 @@ const char campaign_options_usage[] =
     "                            saves each signature once and goes on\n"
     "  --no-minimize             keep the failures as found\n"
     "  --minimize-time S         the minimization's budget after the campaign\n"
-    "                            (default max(10, 25%% of --time)); reproducers it\n"
+    "                            (default max(10, 25% of --time)); reproducers it\n"
     "                            does not reach are saved unminimized\n"
     "  --stall-timeout S         restart a job with no output and no CPU time\n"
     "                            for S seconds, or whose execution count stands\n"
