@@ -56,6 +56,11 @@ double campaign_worker_exec_idle(const campaign_worker *w, bool pow2_reports, do
     double since = w->stats_seen_s > w->started_s ? w->stats_seen_s : w->started_s;
     double allowed = 0.0;
     double rate = campaign_worker_rate(w);
+    if (rate <= 0.0 && w->stats.execs > 0 && since > w->started_s) {
+        /* Under 1 exec/s libFuzzer prints "exec/s: 0": the run's average
+         * is the rate, however few executions it counts. */
+        rate = (double)w->stats.execs / (since - w->started_s);
+    }
     if (pow2_reports && rate > 0.0) {
         allowed = 2.0 * (double)(campaign_worker_next_pow2(w->stats.execs) - w->stats.execs) / rate;
     }
