@@ -164,7 +164,7 @@ static bool bench_one(gm_backend *b, const bench_spec *spec, size_t bs, bool sho
     gm_run_result r;
     gm_finding target, after;
     gm_error err = {0};
-    gm_minimize_stats stats = {0, 0};
+    gm_minimize_stats stats = {.max_runs = 0};
     spec->build(&c, bs);
     gm_run_result_init(&r);
     bool ok = gm_case_check(&c, &err) && gm_run_case(b, &c, spec->level, &r, &err);

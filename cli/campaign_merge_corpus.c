@@ -232,8 +232,8 @@ static bool campaign_merge_corpus_binary(const campaign_merge_options *o,
         return true;
     }
     /* fuzz's message, up to the folders it looked in (not how to build). */
-    char first[300];
-    snprintf(first, sizeof first, "%s", err.msg);
+    char first[sizeof err.msg];
+    memcpy(first, err.msg, sizeof first);
     char *cut = strstr(first, ". Build");
     if (cut != NULL) {
         *cut = '\0';

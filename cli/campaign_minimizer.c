@@ -13,6 +13,7 @@
 
 #include "campaign_signal.h"
 #include "gm_backend.h"
+#include "gm_minimize.h"
 
 /* What the child sends back for one signature. */
 typedef struct {
@@ -41,7 +42,7 @@ static bool campaign_minimizer_write_all(int fd, const void *data, size_t len) {
 /* The child: the signatures from `first` on, one result each. */
 static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
                                                const campaign_failures *f, size_t first,
-                                               int out, pid_t parent) {
+                                               double deadline_s, int out, pid_t parent) {
     campaign_signal_forget();
     setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
@@ -58,7 +59,7 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
         res.index = i;
         if (ok) {
             fprintf(stderr, "gmfuzz fuzz: minimizing %s\n", f->sigs[i].signature);
-            ok = campaign_repro_make(b, s, &f->sigs[i], &res.repro, &err);
+            ok = campaign_repro_make(b, s, &f->sigs[i], deadline_s, &res.repro, &err);
         }
         res.ok = ok;
         snprintf(res.msg, sizeof res.msg, "%s", err.msg[0] ? err.msg : "out of memory");
@@ -144,8 +145,9 @@ static void campaign_minimizer_note(campaign_repro *r, const char *fmt, const ch
 /* One child for the signatures from *next on; advances *next past what
  * it did. False when the backend failed (problem). */
 static bool campaign_minimizer_child_round(const campaign_setup *s, const campaign_failures *f,
-                                           campaign_repro *repros, size_t *next, bool *stop,
-                                           char *problem, size_t problem_size) {
+                                           double deadline_s, campaign_repro *repros,
+                                           size_t *next, bool *stop, char *problem,
+                                           size_t problem_size) {
     int fds[2];
     if (pipe(fds) != 0) {
         snprintf(problem, problem_size, "no reproducers: cannot make a pipe: %s",
@@ -157,7 +159,7 @@ static bool campaign_minimizer_child_round(const campaign_setup *s, const campai
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        campaign_minimizer_child(s, f, *next, fds[1], parent);
+        campaign_minimizer_child(s, f, *next, deadline_s, fds[1], parent);
     }
     close(fds[1]);
     if (pid < 0) {
@@ -204,12 +206,14 @@ bool campaign_minimizer_run(const campaign_setup *s, const campaign_failures *f,
     size_t next = 0;
     bool stop = false;
     *skipped = 0;
+    /* From here: the campaign's budget is spent, this phase has its own. */
+    double deadline_s = gm_minimize_clock() + campaign_options_minimize_time(&s->opt);
     while (next < f->n_sigs && !stop) {
         if (campaign_signal_count() >= 2) {
             stop = true;
             break;
         }
-        if (!campaign_minimizer_child_round(s, f, repros, &next, &stop, problem,
+        if (!campaign_minimizer_child_round(s, f, deadline_s, repros, &next, &stop, problem,
                                             problem_size)) {
             return false;
         }

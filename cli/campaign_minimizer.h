@@ -13,6 +13,11 @@
  * minimization kills it: what is left is "skipped" (its failure files
  * stay in failures/). A signature whose child sends nothing for
  * CAMPAIGN_MINIMIZER_STALL_S is given up the same way.
+ *
+ * The phase has a budget (--minimize-time, campaign_options.h), checked
+ * between runs: a minimization under way stops where it is, and every
+ * signature after the deadline is replayed and written as found (its
+ * reproducer not minimized; nothing is lost).
  */
 #ifndef CAMPAIGN_MINIMIZER_H
 #define CAMPAIGN_MINIMIZER_H

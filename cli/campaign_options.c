@@ -56,8 +56,12 @@ const char campaign_options_usage[] =
     "                            records a crash) and is restarted; default: it\n"
     "                            saves each signature once and goes on\n"
     "  --no-minimize             keep the failures as found\n"
+    "  --minimize-time S         the minimization's budget after the campaign\n"
+    "                            (default max(10, 25% of --time)); reproducers it\n"
+    "                            does not reach are saved unminimized\n"
     "  --stall-timeout S         restart a job with no output and no CPU time\n"
-    "                            for S seconds (default 60)\n"
+    "                            for S seconds, or whose execution count stands\n"
+    "                            still S seconds past its next report (default 60)\n"
     "\n"
     "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
     "4 infrastructure (target missing, engine failed to start), 5 the --out\n"
@@ -147,6 +151,9 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--stall-timeout") == 0) {
         return campaign_options_seconds(value, &o->stall_s);
     }
+    if (strcmp(flag, "--minimize-time") == 0) {
+        return campaign_options_seconds(value, &o->minimize_time_s);
+    }
     if (strcmp(flag, "--target-timeout") == 0) {
         return campaign_options_seconds(value, &o->target_timeout_s);
     }
@@ -223,7 +230,7 @@ static bool campaign_options_takes_value(const char *flag) {
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--reference", "--batch",
                                          "--cases", "--hubs", "--hub-lanes", "--gpus",
-                                         "--stall-timeout"};
+                                         "--stall-timeout", "--minimize-time"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         if (strcmp(flag, valued[i]) == 0) {
             return true;
@@ -288,4 +295,12 @@ bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_
         out->timeout_s = o->target_timeout_s;
     }
     return true;
+}
+
+double campaign_options_minimize_time(const campaign_options *o) {
+    if (o->minimize_time_s > 0.0) {
+        return o->minimize_time_s;
+    }
+    double share = CAMPAIGN_MINIMIZE_SHARE * o->time_s;
+    return share > CAMPAIGN_MINIMIZE_MIN_S ? share : CAMPAIGN_MINIMIZE_MIN_S;
 }

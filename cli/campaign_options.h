@@ -45,11 +45,14 @@ typedef struct {
     bool abort_on_failure;    /* targets abort at each failure and are restarted,
                                  instead of going on (GMFUZZ_KEEP_GOING) */
     bool minimize;            /* minimize representatives at the end */
+    double minimize_time_s;   /* --minimize-time: that phase's budget; 0: the default
+                               * (campaign_options_minimize_time) */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
     int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
-    double stall_s;           /* --stall-timeout: a job idle this long is restarted */
+    double stall_s;           /* --stall-timeout: a job idle (or with no new
+                               * executions) this long is restarted */
     bool help;
 } campaign_options;
 
@@ -64,6 +67,12 @@ const char *campaign_engine_name(campaign_engine e);
 
 /* The fused target the campaign's jobs run (--target, --backend, device,
  * timeout), for the driver's own runs (minimization). */
+/* The minimization's budget: --minimize-time, else max(10 s, 25% of
+ * --time). What it does not reach is saved unminimized. */
+#define CAMPAIGN_MINIMIZE_MIN_S 10.0
+#define CAMPAIGN_MINIMIZE_SHARE 0.25
+double campaign_options_minimize_time(const campaign_options *o);
+
 bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err);
 
 extern const char campaign_options_usage[];

@@ -59,18 +59,22 @@ static double campaign_repro_now(void) {
 /* Minimizes `c` (when asked) and writes the reproducer of its final run. */
 static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup *s,
                                             const gm_doc *doc, const campaign_signature *sig,
-                                            gm_case *c, gm_finding *f, campaign_repro *out,
-                                            gm_error *err) {
+                                            gm_case *c, gm_finding *f, double deadline_s,
+                                            campaign_repro *out, gm_error *err) {
     gm_compare level = doc->repro.verdict.compare;
     gm_run_result r;
     gm_run_result_init(&r);
     bool ok = true;
-    if (s->opt.minimize) {
-        gm_minimize_stats stats = {CAMPAIGN_REPRO_MAX_RUNS, 0};
+    if (s->opt.minimize && deadline_s > 0.0 && gm_minimize_clock() >= deadline_s) {
+        out->out_of_time = true; /* saved as found: nothing is lost */
+    } else if (s->opt.minimize) {
+        gm_minimize_stats stats = {.max_runs = CAMPAIGN_REPRO_MAX_RUNS,
+                                   .deadline_s = deadline_s};
         gm_finding target = *f;
         ok = gm_minimize(b, level, &target, c, &stats, err);
         out->runs = stats.runs;
-        out->minimized = ok;
+        out->out_of_time = stats.out_of_time;
+        out->minimized = ok && !stats.out_of_time;
     }
     ok = ok && campaign_repro_run(b, level, c, &r, f, err);
     if (ok && strcmp(f->signature, sig->signature) != 0) {
@@ -101,7 +105,7 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
 }
 
 bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
-                         campaign_repro *out, gm_error *err) {
+                         double deadline_s, campaign_repro *out, gm_error *err) {
     memset(out, 0, sizeof *out);
     double t0 = campaign_repro_now();
     gm_limits limits;
@@ -128,7 +132,7 @@ bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_
         if (!out->reproduced) {
             snprintf(out->note, sizeof out->note, "does not replay: now %s", f.signature);
         } else {
-            ok = campaign_repro_shrink_and_write(b, s, &doc, sig, &c, &f, out, err);
+            ok = campaign_repro_shrink_and_write(b, s, &doc, sig, &c, &f, deadline_s, out, err);
         }
     }
     gm_run_result_free(&r);

@@ -21,6 +21,8 @@ typedef struct {
     bool reproduced;              /* the failure replays with its signature */
     bool known;                   /* the user's baseline knows what it replays as */
     bool minimized;
+    bool out_of_time;             /* the minimization's budget ran out first: saved as
+                                   * found, or minimized part of the way */
     size_t bs_found, bs_final;    /* batch rows before and after */
     size_t runs;                  /* minimizer runs */
     double seconds;               /* time spent on this signature */
@@ -34,9 +36,11 @@ typedef struct {
 #define CAMPAIGN_REPRO_SLUG_MAX 200
 void campaign_repro_slug(const char *signature, char *out, size_t size);
 
-/* Fills `out` for `sig`. False only when the backend itself failed (err);
- * a failure that does not replay is a note, not an error. */
+/* Fills `out` for `sig`, minimizing until `deadline_s` (gm_minimize_clock;
+ * 0: none): past it the reproducer is written as found. False only when
+ * the backend itself failed (err); a failure that does not replay is a
+ * note, not an error. */
 bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
-                         campaign_repro *out, gm_error *err);
+                         double deadline_s, campaign_repro *out, gm_error *err);
 
 #endif

@@ -117,7 +117,7 @@ static void campaign_run_start(campaign_run *r, campaign_worker *w, double now) 
         w->starts++;
         w->started_s = now;
         w->failures_at_start = r->failures.files;
-        w->stalled = false;
+        w->killed = CAMPAIGN_WORKER_ALIVE;
         campaign_progress_start(&w->progress, now);
     }
     campaign_argv_free(&argv);
@@ -129,10 +129,17 @@ static void campaign_run_cause(const campaign_run *r, const campaign_worker *w, 
                                char *out, size_t size) {
     char how[64];
     campaign_proc_describe(&w->proc, how, sizeof how);
-    if (w->stalled) {
-        snprintf(out, size, "%s (no progress: no output and no CPU time for %.0f s; killed by "
+    if (w->killed == CAMPAIGN_WORKER_STALLED) {
+        snprintf(out, size, "%s (stalled: no output and no CPU time for %.0f s; killed by "
                             "the driver)",
                  how, r->setup->opt.stall_s);
+        return;
+    }
+    if (w->killed == CAMPAIGN_WORKER_NO_PROGRESS) {
+        snprintf(out, size, "%s (no_progress: its execution count stood at %llu for %.0f s "
+                            "past its next report, while it printed or used CPU; killed by the "
+                            "driver)",
+                 how, (unsigned long long)w->stats.execs, r->setup->opt.stall_s);
         return;
     }
     const char *why = w->proc.exited && w->proc.code == 0 ? "its runs or time were done"
@@ -205,12 +212,13 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
     }
     bool saved = r->failures.files > w->failures_at_start;
     bool clean = w->proc.exited && w->proc.code == 0;
-    bool quick = now - w->started_s < CAMPAIGN_QUICK_S && !saved && !w->stalled;
+    bool quick = now - w->started_s < CAMPAIGN_QUICK_S && !saved && w->killed == CAMPAIGN_WORKER_ALIVE;
     w->quick_failures = quick ? w->quick_failures + 1 : 0;
-    char how[64], cause[160];
+    char how[64], cause[320];
     campaign_proc_describe(&w->proc, how, sizeof how);
     campaign_run_cause(r, w, saved, cause, sizeof cause);
-    bool again = campaign_engine_restarts(r->setup, w) || w->stalled; /* before the fold */
+    bool again = campaign_engine_restarts(r->setup, w) ||
+                 w->killed != CAMPAIGN_WORKER_ALIVE; /* before the fold */
     bool retire = w->quick_failures >= CAMPAIGN_QUICK_LIMIT ||
                   (quick && r->setup->opt.engine == CAMPAIGN_AFL);
     campaign_run_record_end(r, w, now, cause,
@@ -224,7 +232,7 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
         return;
     }
     if (!saved && !clean && !quick) {
-        campaign_run_note_crash(r, w, w->stalled ? cause : how);
+        campaign_run_note_crash(r, w, w->killed != CAMPAIGN_WORKER_ALIVE ? cause : how);
     }
     if (again && r->setup->opt.time_s - now >= 1.0) {
         r->restarts++;
@@ -372,15 +380,37 @@ static void campaign_run_finish(campaign_run *r) {
     r->corpus = st.corpus;
 }
 
+/* Why `w` is to be killed now, if it is: no output and no CPU time for
+ * --stall-timeout (stalled), or an execution count that stood still that
+ * long past its next report (no_progress). AFL++ reports nothing for its
+ * first minute: its count is judged once it has reported. */
+static campaign_worker_kill campaign_run_verdict(const campaign_run *r, campaign_worker *w,
+                                                 double now) {
+    double limit = r->setup->opt.stall_s;
+    double quiet = campaign_progress_idle(&w->progress, w->proc.pid, w->log_path, now);
+    if (quiet >= limit) {
+        return CAMPAIGN_WORKER_STALLED;
+    }
+    /* Only while it is busy (output or CPU time since the last look): a
+     * job going quiet is on its way to `stalled`, the truer cause. */
+    bool afl = r->setup->opt.engine == CAMPAIGN_AFL;
+    if (quiet == 0.0 && (!afl || w->stats.have) &&
+        campaign_worker_exec_idle(w, !afl, now) >= limit) {
+        return CAMPAIGN_WORKER_NO_PROGRESS;
+    }
+    return CAMPAIGN_WORKER_ALIVE;
+}
+
 /* Kills the jobs that made no progress for --stall-timeout; their end is
  * reaped, recorded and restarted by the next tick. */
 static void campaign_run_watch(campaign_run *r, double now) {
     for (int i = 0; i < r->n_workers; i++) {
         campaign_worker *w = &r->workers[i];
-        if (w->proc.running && !w->stalled &&
-            campaign_progress_idle(&w->progress, w->proc.pid, w->log_path, now) >=
-                r->setup->opt.stall_s) {
-            w->stalled = true;
+        if (!w->proc.running || w->killed != CAMPAIGN_WORKER_ALIVE) {
+            continue;
+        }
+        w->killed = campaign_run_verdict(r, w, now);
+        if (w->killed != CAMPAIGN_WORKER_ALIVE) {
             campaign_proc_signal(&w->proc, SIGKILL);
         }
     }

@@ -19,7 +19,7 @@ typedef struct {
     char job[32];
     unsigned run;              /* 1: its first run */
     double at_s;
-    char cause[160];           /* "killed by signal 9 (failed without saving a failure)" */
+    char cause[320];           /* "killed by signal 9 (failed without saving a failure)" */
     bool restarted;
 } campaign_run_end;
 

@@ -137,7 +137,12 @@ static void campaign_summary_signature(FILE *out, const campaign_summary *s, siz
     const campaign_repro *r = &s->repros[i];
     if (r->path[0] != '\0') {
         fprintf(out, "    repro: %s (bs %zu -> %zu, %s, %zu runs, %.2f s)\n", r->path,
-                r->bs_found, r->bs_final, r->minimized ? "minimized" : "not minimized", r->runs,
+                r->bs_found, r->bs_final,
+                r->minimized     ? "minimized"
+                : r->out_of_time ? (r->runs > 0 ? "partly minimized: out of time"
+                                                : "not minimized: out of time")
+                                 : "not minimized",
+                r->runs,
                 r->seconds);
     }
     if (r->note[0] != '\0') {
@@ -155,6 +160,22 @@ static void campaign_summary_ends(FILE *out, const campaign_summary *s) {
     }
     if (s->n_ends > SHOWN) {
         fprintf(out, "  (%zu more job ends in campaign.json)\n", s->n_ends - SHOWN);
+    }
+}
+
+/* Reproducers the minimization's budget did not reach (or cut short). */
+static void campaign_summary_out_of_time(FILE *out, const campaign_summary *s) {
+    size_t whole = 0, part = 0;
+    for (size_t i = 0; s->repros != NULL && i < s->failures->n_sigs; i++) {
+        const campaign_repro *r = &s->repros[i];
+        whole += r->out_of_time && r->runs == 0 ? 1 : 0;
+        part += r->out_of_time && r->runs > 0 ? 1 : 0;
+    }
+    if (whole + part > 0) {
+        fprintf(out, "  minimization: %g s budget (--minimize-time) spent: %zu reproducer%s "
+                     "saved unminimized, %zu minimized part of the way\n",
+                campaign_options_minimize_time(&s->setup->opt), whole, whole == 1 ? "" : "s",
+                part);
     }
 }
 
@@ -177,6 +198,7 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
         fprintf(out, "  ... and %zu more signature%s: all of them are in %s/summary.txt\n",
                 f->n_sigs - shown, f->n_sigs - shown == 1 ? "" : "s", s->setup->dir);
     }
+    campaign_summary_out_of_time(out, s);
     if (f->unreadable > 0) {
         fprintf(out, "  %zu failure file%s could not be read; last: %s\n", f->unreadable,
                 f->unreadable == 1 ? "" : "s", f->last_problem);

@@ -44,6 +44,30 @@ uint64_t campaign_worker_execs(const campaign_worker *w, double now_s, bool esti
     return w->execs_before + current;
 }
 
+static uint64_t campaign_worker_next_pow2(uint64_t n) {
+    uint64_t p = 1;
+    while (p <= n && p < (UINT64_C(1) << 63)) {
+        p <<= 1;
+    }
+    return p;
+}
+
+double campaign_worker_exec_idle(const campaign_worker *w, bool pow2_reports, double now_s) {
+    double since = w->stats_seen_s > w->started_s ? w->stats_seen_s : w->started_s;
+    double allowed = 0.0;
+    double rate = campaign_worker_rate(w);
+    if (rate <= 0.0 && w->stats.execs > 0 && since > w->started_s) {
+        /* Under 1 exec/s libFuzzer prints "exec/s: 0": the run's average
+         * is the rate, however few executions it counts. */
+        rate = (double)w->stats.execs / (since - w->started_s);
+    }
+    if (pow2_reports && rate > 0.0) {
+        allowed = 2.0 * (double)(campaign_worker_next_pow2(w->stats.execs) - w->stats.execs) / rate;
+    }
+    double idle = now_s - since - allowed;
+    return idle > 0.0 ? idle : 0.0;
+}
+
 void campaign_worker_close_run(campaign_worker *w) {
     w->execs_before += w->stats.execs;
     memset(&w->stats, 0, sizeof w->stats);

@@ -14,6 +14,15 @@
 #include "campaign_setup.h"
 #include "campaign_stats.h"
 
+/* Why the driver killed a run: `stalled`, no output and no CPU time;
+ * `no_progress`, output or CPU time but an execution count that stood
+ * still (a target spinning in a loop, printing a warning over and over). */
+typedef enum {
+    CAMPAIGN_WORKER_ALIVE,
+    CAMPAIGN_WORKER_STALLED,
+    CAMPAIGN_WORKER_NO_PROGRESS
+} campaign_worker_kill;
+
 typedef struct {
     int index;
     char name[32];                  /* job-0, main, sec-1, ... */
@@ -31,7 +40,7 @@ typedef struct {
     bool done;                      /* will not run again */
     bool broken;                    /* gave up: it kept failing to run */
     campaign_progress progress;     /* output and CPU time of the current run */
-    bool stalled;                   /* the driver killed the current run: no progress */
+    campaign_worker_kill killed;    /* why the driver killed the current run, if it did */
     campaign_placement placement;   /* each run's pid, hub and device, for the record */
 } campaign_worker;
 
@@ -46,6 +55,13 @@ double campaign_worker_rate(const campaign_worker *w);
  * the current run's count is carried forward at its rate from when it was
  * last reported (libFuzzer reports at powers of two, and on news). */
 uint64_t campaign_worker_execs(const campaign_worker *w, double now_s, bool estimate);
+
+/* Seconds the current run's reported execution count has stood still
+ * beyond the wait for its next report: libFuzzer reports at powers of two
+ * (`pow2_reports`), so a healthy job at its rate reports again within
+ * (next power of two - count) / rate; twice that is allowed. 0 while the
+ * count moves. */
+double campaign_worker_exec_idle(const campaign_worker *w, bool pow2_reports, double now_s);
 
 /* Folds the current run into execs_before; called once the run ended and
  * its final stats were read. */

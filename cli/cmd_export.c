@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_finding.h"
+#include "gm_repro_check.h"
 #include "cli_options.h"
 #include "gm_replay.h"
 #include "gm_pytest.h"
@@ -172,7 +172,7 @@ static int cmd_export_check(const gm_doc *doc, const cmd_export_options *o) {
         return CLI_EXIT_BACKEND;
     }
     if (outcome.passed) {
-        outcome.passed = cli_finding_check(doc, outcome.message, sizeof outcome.message);
+        outcome.passed = gm_repro_check(doc, NULL, outcome.message, sizeof outcome.message);
     }
     if (!outcome.passed) {
         fprintf(stderr, "gmfuzz export: refused %s: replay rejects it: %s\n", o->common.paths[0],

@@ -171,14 +171,18 @@ static int cmd_fuzz_campaign(campaign_setup *s) {
 }
 
 int cmd_fuzz_main(int argc, char **argv) {
+    return cmd_fuzz_as("fuzz", campaign_options_usage, argc, argv);
+}
+
+int cmd_fuzz_as(const char *name, const char *usage, int argc, char **argv) {
     campaign_options o;
     char msg[512];
     if (!campaign_options_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "gmfuzz fuzz: %s\n", msg);
+        fprintf(stderr, "gmfuzz %s: %s\n", name, msg);
         return CLI_EXIT_USAGE;
     }
     if (o.help) {
-        fputs(campaign_options_usage, stdout);
+        fputs(usage, stdout);
         return CLI_EXIT_OK;
     }
     campaign_setup *s = calloc(1, sizeof *s);
@@ -188,7 +192,7 @@ int cmd_fuzz_main(int argc, char **argv) {
     int rc = CLI_EXIT_OK;
     gm_error err = {0};
     if (!campaign_setup_prepare(s, &o, &rc, &err)) {
-        fprintf(stderr, "gmfuzz fuzz: %s\n", err.msg);
+        fprintf(stderr, "gmfuzz %s: %s\n", name, err.msg);
     } else {
         rc = cmd_fuzz_campaign(s);
     }

@@ -155,7 +155,7 @@ static bool cmd_minimize_verify(gm_backend *b, const cmd_minimize_options *o) {
 /* Minimizes doc's case for `target` and writes the reproducer. */
 static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_doc *doc,
                               gm_compare level, const gm_finding *target) {
-    gm_minimize_stats stats = {o->max_runs, 0};
+    gm_minimize_stats stats = {.max_runs = o->max_runs};
     gm_error err = {0};
     gm_run_result r;
     gm_finding f;

@@ -1,7 +1,7 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
  * run again and checked against what it records (harness/gm_replay.h). One
  * line per failure, then "N passed, N failed". A reproducer must also
- * record the signature and classes the classifier gives it (cli_finding.h).
+ * record the signature and classes the classifier gives it (gm_repro_check.h).
  * With --exact a reproducer must also be written again byte for byte
  * (triage/gm_rewrite.h). */
 #include "cmd_replay.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_finding.h"
+#include "gm_repro_check.h"
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_replay.h"
@@ -95,7 +95,7 @@ static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_option
     } else if (!outcome.passed) {
         printf("FAIL %s: %s\n", path, outcome.message);
         t->failed++;
-    } else if (!cli_finding_check(&doc, outcome.message, sizeof outcome.message)) {
+    } else if (!gm_repro_check(&doc, NULL, outcome.message, sizeof outcome.message)) {
         printf("FAIL %s: %s\n", path, outcome.message);
         t->failed++;
     } else {

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_finding.h"
+#include "gm_repro_check.h"
 #include "cli_input.h"
 #include "cli_options.h"
 #include "gm_replay.h"
@@ -114,7 +114,7 @@ static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
-    if (!outcome.passed || !cli_finding_check(doc, outcome.message, sizeof outcome.message)) {
+    if (!outcome.passed || !gm_repro_check(doc, NULL, outcome.message, sizeof outcome.message)) {
         printf("re-run on %s: DISAGREES with the recording: %s\n", name, outcome.message);
         return CLI_EXIT_FINDING;
     }

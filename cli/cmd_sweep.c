@@ -14,6 +14,55 @@
 #include "gm_gen.h"
 #include "gm_hash.h"
 
+static const char cmd_sweep_usage[] =
+    "usage: gmfuzz sweep [options]\n"
+    "\n"
+    "Structured random cases (harness/gm_gen.c), no coverage, sent to the\n"
+    "target in batches by one job per core: for GPU targets whose bugs no\n"
+    "host-side coverage sees. A difference whose signature the baseline does\n"
+    "not know is saved in DIR/failures/; at the end one representative per\n"
+    "signature is minimized into DIR/repros/ and a summary is printed and\n"
+    "written to DIR/summary.txt, as `gmfuzz fuzz` does (this is `gmfuzz fuzz\n"
+    "--engine sweep`). Ctrl-C ends it early and keeps everything.\n"
+    "\n"
+    "  --batch N                 cases per round trip to the target (default 64)\n"
+    "  --cases N                 cases in all, split over the jobs, then stop\n"
+    "  --seed N                  generator seed of job 0 (job k: N + k)\n"
+    "  --time S                  wall-clock seconds (default 60)\n"
+    "  --jobs N                  sweep processes (default: all cores)\n"
+    "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
+    "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
+    "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
+    "  --target-timeout S        one call's limit for lib: and python: (default 10)\n"
+    "  --backend cpu|cuda        where the builtin fused kernel runs (default cpu)\n"
+    "  --hubs N                  processes that own a GPU target for all jobs\n"
+    "                            (default: 1 for a builtin CUDA or lib: target)\n"
+    "  --gpus all|LIST           one hub per device (0,1,...), job k on hub k mod N\n"
+    "  --reference python:[MODULE][:FUNCTION]\n"
+    "                            also the legacy sequence in real PyTorch (three-way)\n"
+    "  --compare live|strict     comparison level (default live)\n"
+    "  --baseline FILE           known differences (default corpus/known.json)\n"
+    "  --strict-baseline         every mismatch is a failure, known or not\n"
+    "  --out DIR                 output folder (default out/fuzz-<UTC time>)\n"
+    "  --stop-on-new             end at the first new signature\n"
+    "  --no-minimize             keep the failures as found\n"
+    "  --minimize-time S         the minimization's budget after the sweep\n"
+    "                            (default max(10, 25% of --time)); reproducers it\n"
+    "                            does not reach are saved unminimized\n"
+    "  --stall-timeout S         restart a job with no output and no CPU time for\n"
+    "                            S seconds, or whose case count stands still that\n"
+    "                            long past its next report (default 60)\n"
+    "\n"
+    "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
+    "4 infrastructure (target missing, a job failed to start), 5 the --out\n"
+    "folder is in use by another campaign, 6 a finding could not be saved\n";
+
+static const char cmd_sweep_job_usage[] =
+    "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N]\n"
+    "  one job of `gmfuzz sweep` (the campaign driver starts it): generated\n"
+    "  cases through the fuzzing harness its environment describes\n"
+    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n";
+
 int cmd_sweep_main(int argc, char **argv) {
     char **args = calloc((size_t)argc + 3, sizeof *args);
     if (args == NULL) {
@@ -26,7 +75,7 @@ int cmd_sweep_main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         args[i + 2] = argv[i];
     }
-    int rc = cmd_fuzz_main(argc + 2, args);
+    int rc = cmd_fuzz_as("sweep", cmd_sweep_usage, argc + 2, args);
     free(args);
     return rc;
 }
@@ -36,6 +85,7 @@ typedef struct {
     uint64_t runs;     /* -runs; 0: no limit */
     uint64_t seed;     /* -seed */
     size_t batch;      /* -batch */
+    bool help;
 } cmd_sweep_job;
 
 static bool cmd_sweep_job_flag(const char *arg, const char *name, uint64_t *out) {
@@ -59,6 +109,8 @@ static bool cmd_sweep_job_parse(int argc, char **argv, cmd_sweep_job *j) {
             j->seed = v;
         } else if (cmd_sweep_job_flag(argv[i], "-batch=", &v) && v >= 1 && v <= 65536) {
             j->batch = (size_t)v;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            j->help = true;
         } else {
             fprintf(stderr, "gmfuzz sweep-job: unknown argument '%s'\n", argv[i]);
             return false;
@@ -143,6 +195,10 @@ int cmd_sweep_job_main(int argc, char **argv) {
     cmd_sweep_job j;
     if (!cmd_sweep_job_parse(argc, argv, &j)) {
         return CLI_EXIT_USAGE;
+    }
+    if (j.help) {
+        fputs(cmd_sweep_job_usage, stdout);
+        return CLI_EXIT_OK;
     }
     signal(SIGINT, cmd_sweep_on_signal);
     signal(SIGTERM, cmd_sweep_on_signal);

@@ -3,7 +3,9 @@
  * Groups the failing inputs of a run folder (or any folder of reproducers)
  * by signature (triage/gm_rundir.h) and prints one row per signature: NEW
  * or known (with the baseline's decision), how many inputs, first and last
- * seen, the smallest reproducer and the signature; then the totals. With
+ * seen, the smallest reproducer and the signature; then each stale
+ * reproducer (its recorded signature is not what its outputs give: new,
+ * never known) and the totals. With
  * --json, the gmfuzz-triage-v1 document instead (docs/FORMATS.md).
  *
  * The baseline, unless given: the folder's known.json (the copy a campaign
@@ -117,6 +119,9 @@ static int cmd_triage_baseline(const cmd_triage_args *a, gm_baseline **b, char *
 
 /* "NEW", or "known(<decision>)". */
 static const char *cmd_triage_status(const gm_rundir_signature *s, char *buf, size_t size) {
+    if (s->stale != NULL) {
+        return "NEW(stale)";
+    }
     if (!s->baseline.known) {
         return "NEW";
     }
@@ -184,10 +189,23 @@ static void cmd_triage_buckets(const gm_rundir *r) {
            gm_rundir_new_buckets(r));
 }
 
+/* Each stale reproducer and what its outputs really give. */
+static void cmd_triage_stale(const gm_rundir *r) {
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        if (r->sigs[i].stale != NULL) {
+            printf("stale reproducer %s: %s\n", r->sigs[i].smallest, r->sigs[i].stale);
+        }
+    }
+}
+
 static void cmd_triage_totals(const gm_rundir *r) {
-    printf("%zu signature%s, %zu new, %zu input%s (%zu unreadable)\n", r->n_sigs,
-           r->n_sigs == 1 ? "" : "s", gm_rundir_new(r), r->inputs, r->inputs == 1 ? "" : "s",
-           r->unreadable);
+    char stale[48] = "";
+    if (gm_rundir_stale(r) > 0) {
+        snprintf(stale, sizeof stale, " (%zu stale)", gm_rundir_stale(r));
+    }
+    printf("%zu signature%s, %zu new%s, %zu input%s (%zu unreadable)\n", r->n_sigs,
+           r->n_sigs == 1 ? "" : "s", gm_rundir_new(r), stale, r->inputs,
+           r->inputs == 1 ? "" : "s", r->unreadable);
     if (r->unreadable > 0) {
         fprintf(stderr, "gmfuzz triage: %zu file%s not read as reproducers; the last: %s\n",
                 r->unreadable, r->unreadable == 1 ? "" : "s", r->last_problem);
@@ -199,6 +217,7 @@ static void cmd_triage_print(const gm_rundir *r, const char *baseline) {
            r->is_campaign ? "run folder" : "folder of reproducers", baseline != NULL ? baseline : "none (--strict-baseline)");
     cmd_triage_buckets(r);
     cmd_triage_table(r);
+    cmd_triage_stale(r);
     cmd_triage_totals(r);
 }
 

@@ -6,10 +6,31 @@
 #define FUSED_EXTENT_FN static inline
 #include "fused_extent.h"
 
+/* `extent` is each buffer's real allocation, taken from `p` once per launch
+ * (the launch's buffers and sizes do not change while it runs): the same
+ * bound for every access, without a lookup (and a division) per access. */
 typedef struct {
     const fused_params *p;
     fused_oob *oob;
+    fused_extent extent[FUSED_BUF_COUNT];
 } fused_cpu_ctx;
+
+static void fused_cpu_ctx_init(fused_cpu_ctx *ctx, const fused_params *p, fused_oob *oob) {
+    ctx->p = p;
+    ctx->oob = oob;
+    for (int b = 0; b < FUSED_BUF_COUNT; b++) {
+        ctx->extent[b] = fused_extent_of(p, (fused_buf)b);
+    }
+}
+
+/* The extent of `buf`; an id outside the enum has none (every access out
+ * of bounds), as fused_extent_of says. */
+static inline fused_extent fused_cpu_extent(const fused_cpu_ctx *ctx, fused_buf buf) {
+    if ((int)buf < 0 || (int)buf >= FUSED_BUF_COUNT) {
+        return fused_extent_flat(0, -1);
+    }
+    return ctx->extent[buf];
+}
 
 /* Records the first access that may not be performed. */
 static void fused_cpu_refuse(fused_cpu_ctx *ctx, fused_buf buf, bool write, int64_t row,
@@ -32,7 +53,7 @@ static bool fused_cpu_allow(fused_cpu_ctx *ctx, fused_buf buf, bool write, const
     if (ctx->oob->hit) {
         return false;
     }
-    fused_extent e = fused_extent_of(ctx->p, buf);
+    fused_extent e = fused_cpu_extent(ctx, buf);
     bool have = ptr != NULL && ptr == e.base && e.count >= 0;
     int64_t bound = have ? (len < e.count ? len : e.count) : 0;
     if (have && index >= 0 && index < bound) {
@@ -53,7 +74,7 @@ static bool fused_cpu_allow_cell(fused_cpu_ctx *ctx, fused_buf buf, const void *
     if (ctx->oob->hit) {
         return false;
     }
-    fused_extent e = fused_extent_of(ctx->p, buf);
+    fused_extent e = fused_cpu_extent(ctx, buf);
     bool have = ptr != NULL && ptr == e.base && e.count >= 0;
     if (!have || row < 0 || row >= e.rows) {
         fused_cpu_refuse(ctx, buf, true, -1, row, have ? e.rows : 0, 0);
@@ -116,7 +137,8 @@ static void fused_cpu_swa_out_program(fused_cpu_ctx *ctx, int64_t program) {
 bool fused_cpu_run(const fused_params *p, fused_oob *oob) {
     memset(oob, 0, sizeof *oob);
     oob->row = -1;
-    fused_cpu_ctx ctx = {p, oob};
+    fused_cpu_ctx ctx;
+    fused_cpu_ctx_init(&ctx, p, oob);
     if (p->bs <= 0) {
         return true; /* the launcher does nothing for an empty batch */
     }

@@ -62,6 +62,10 @@ bool report_format_difference(const gm_difference *d, char *out, size_t size) {
 }
 
 void report_format_finding(const gm_rundir_signature *s, char *out, size_t size) {
+    if (s->stale != NULL) { /* what it records is not what it shows: say so first */
+        snprintf(out, size, "stale reproducer: %s", s->stale);
+        return;
+    }
     if (report_format_difference(&s->first_difference, out, size)) {
         return;
     }

@@ -123,15 +123,15 @@ add_test(NAME campaign.disk_full
 set_tests_properties(campaign.disk_full PROPERTIES LABELS "cli;campaign" SKIP_RETURN_CODE 77)
 
 # The driver's loop under load: budget, 1 Hz samples, Ctrl-C, restart
-# causes, stalled jobs (cli/campaign_run.c).
-foreach(part budget sigint causes stall)
+# causes, stalled and spinning jobs (cli/campaign_run.c).
+foreach(part budget sigint causes stall spin)
   add_test(NAME campaign.timing_${part}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_timing.sh $<TARGET_FILE:gmfuzz> ${FAKE}
                    ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-timing-${part} ${part})
   set_tests_properties(campaign.timing_${part} PROPERTIES LABELS "cli;campaign" RUN_SERIAL TRUE)
 endforeach()
 
-# The minimization in child processes: a second Ctrl-C, a crash there
+# The minimization in child processes: a second Ctrl-C, a crash there, its budget
 # (cli/campaign_minimizer.h). A slow python: target (torch; the
 # interpreter as tests/targets.cmake picks it).
 if(EXISTS /usr/bin/python3)
@@ -139,7 +139,7 @@ if(EXISTS /usr/bin/python3)
 else()
   set(campaign_python python3)
 endif()
-foreach(part second crash)
+foreach(part second crash budget)
   add_test(NAME campaign.minimizer_${part}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_minimizer.sh $<TARGET_FILE:gmfuzz> ${FAKE}
                    ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-minimizer-${part}

@@ -7,6 +7,9 @@
 #   crash    the minimizer child dies of SIGSEGV: that signature gets a
 #            note, the next one a fresh child, and the campaign still ends
 #            with its record and report (exit 1)
+#   budget   --minimize-time 1: the minimization stops at its budget; the
+#            signatures it did not reach are saved unminimized (each one a
+#            reproducer that replays), and the summary says how many
 #   campaign_minimizer.sh GMFUZZ FAKE_TARGET SEEDS OUT PYTHON PART
 set -u
 gmfuzz="$1" target="$2" seeds="$3" out="$4" python="$5" part="$6"
@@ -19,6 +22,28 @@ rm -rf "$out" "$out".*
 mkdir -p "$(dirname "$out")"
 fail() { echo "FAIL: $*"; tail -20 "$out.stderr"; cat "$out.stdout"; exit 1; }
 now_ms() { date +%s%3N; }
+if [ "$part" = budget ]; then
+  GMFUZZ_PYTHON="$python" FAKE_EXEC_US=1000 "$gmfuzz" fuzz --engine-binary "$target" \
+    --target "python:$here/slow_target.py" --target-device cpu --seeds "$seeds" \
+    --strict-baseline --jobs 1 --time 3 --minimize-time 1 --out "$out" >"$out.stdout" 2>"$out.stderr"
+  rc=$?
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+  line=$(grep -E "^  minimization: 1 s budget \(--minimize-time\) spent: [0-9]+ reproducers? saved unminimized, [0-9]+ minimized part of the way$" "$out.stdout") \
+    || fail "the summary does not say what the budget left unminimized"
+  counted=$(echo "$line" | awk '{ print $7 + $(NF-5) }')
+  sigs=$(grep -c "^  signature " "$out.stdout")
+  late=$(grep -cE "^    repro: .*(not|partly) minimized: out of time" "$out.stdout")
+  [ "$counted" -ge 1 ] && [ "$counted" -eq "$late" ] \
+    || fail "summary counts $counted out of time, $late repro lines say so ($sigs signatures)"
+  n=$(ls "$out"/repros/*.json | wc -l)
+  [ "$n" -eq "$sigs" ] || fail "$n reproducers for $sigs signatures: some were lost"
+  [ "$(grep -l '"minimized":false' "$out"/repros/*.json | wc -l)" -ge "$late" ] \
+    || fail "a reproducer saved out of time does not record minimized: false"
+  GMFUZZ_PYTHON="$python" "$gmfuzz" replay --target "python:$here/slow_target.py" --target-device cpu "$out/repros" \
+    >"$out.replay" 2>&1 || fail "the reproducers do not replay: $(tail -3 "$out.replay")"
+  echo "ok: minimization budget: $late of $sigs reproducers saved out of time, all replay"
+  exit 0
+fi
 (GMFUZZ_PYTHON="$python" FAKE_EXEC_US=1000 exec "$gmfuzz" fuzz --engine-binary "$target" \
    --target "python:$here/slow_target.py" --target-device cpu --seeds "$seeds" \
    --strict-baseline --jobs 1 --time 60 --out "$out" >"$out.stdout" 2>"$out.stderr") &

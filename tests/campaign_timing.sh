@@ -12,6 +12,8 @@
 #            and campaign.json's job_ends say "killed by signal 9"
 #   stall    a job that stops making progress (no output, no CPU time) is
 #            killed after --stall-timeout and restarted, the cause recorded
+#   spin     a job that prints and uses CPU but whose execution count
+#            stands still is killed and restarted too (no_progress)
 #   campaign_timing.sh GMFUZZ FAKE_TARGET SEEDS OUT PART
 set -u
 gmfuzz="$1" target="$2" seeds="$3" out="$4" part="$5"
@@ -104,9 +106,22 @@ stall)
   wait "$pid"
   n=$(grep -c "no output and no CPU time for 2 s; killed by the driver); restarting it" "$out/logs/job-0.log")
   [ "$n" -ge 1 ] || fail "no stall restart in job-0.log: $(grep === "$out/logs/job-0.log")"
-  grep -q '"cause": *"killed by signal 9 (no progress: no output and no CPU time for 2 s; killed by the driver)"' \
+  grep -q '"cause": *"killed by signal 9 (stalled: no output and no CPU time for 2 s; killed by the driver)"' \
     "$out/campaign.json" || fail "campaign.json has no stall cause"
   echo "ok: a stalled job was killed and restarted $n time(s), each cause recorded"
+  ;;
+spin)
+  (FAKE_SPIN_AFTER=300 fuzz --jobs 1 --time 60 --stall-timeout 2) &
+  pid=$!
+  sleep 8
+  kill -INT "$pid"
+  wait "$pid"
+  want="killed by signal 9 (no_progress: its execution count stood at 256 for 2 s past its next report, while it printed or used CPU; killed by the driver)"
+  n=$(grep -cF "$want; restarting it" "$out/logs/job-0.log")
+  [ "$n" -ge 1 ] || fail "no no_progress restart in job-0.log: $(grep === "$out/logs/job-0.log")"
+  grep -qF "\"cause\": \"$want\"" "$out/campaign.json" || grep -qF "\"cause\":\"$want\"" "$out/campaign.json" \
+    || fail "campaign.json has no no_progress cause: $(grep -o '"cause":[^,]*' "$out/campaign.json")"
+  echo "ok: a spinning job was killed and restarted $n time(s), each cause recorded"
   ;;
 *) fail "unknown part $part" ;;
 esac

@@ -18,7 +18,9 @@
  * FAKE_IGNORE_LIMITS=1: -max_total_time and -runs are ignored (the driver
  * must end it); FAKE_IGNORE_SIGINT=1: SIGINT is ignored (the driver must
  * kill it); FAKE_STALL_AFTER=N: after N executions it blocks for good,
- * with no output and no CPU time (a deadlocked target).
+ * with no output and no CPU time (a deadlocked target); FAKE_SPIN_AFTER=N:
+ * after N executions it spins for good, using CPU and printing a line
+ * every 100 ms, its execution count standing still (a target in a loop).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -152,6 +154,19 @@ static bool fake_config(fuzz_check_config *cfg, gm_backend **b, gm_baseline **ba
     return true;
 }
 
+/* FAKE_SPIN_AFTER: busy, talkative and getting nowhere, until killed. */
+static void fake_spin(unsigned long long execs) {
+    for (unsigned long long k = 0;; k++) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do { /* 100 ms of CPU time */
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 100000000L);
+        printf("fake_libfuzzer: spinning at %llu executions (%llu)\n", execs, k);
+        fflush(stdout);
+    }
+}
+
 /* Runs the corpus round and round; returns the exit code. */
 static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, size_t n) {
     const long exec_us = getenv("FAKE_EXEC_US") ? atol(getenv("FAKE_EXEC_US")) : 1000;
@@ -164,6 +179,8 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
     const bool limits = ignore == NULL || strcmp(ignore, "1") != 0;
     const char *stall = getenv("FAKE_STALL_AFTER");
     const unsigned long long stall_after = stall != NULL ? strtoull(stall, NULL, 10) : 0;
+    const char *spin = getenv("FAKE_SPIN_AFTER");
+    const unsigned long long spin_after = spin != NULL ? strtoull(spin, NULL, 10) : 0;
     printf("#0\tINITED cov: 10 ft: 10 corp: %zu/1Kb exec/s: 0 rss: 30Mb\n", n);
     for (size_t i = 0; !fake_interrupted; i++) {
         if (stall_after != 0 && execs >= stall_after) {
@@ -173,6 +190,9 @@ static int fake_fuzz(const fake_args *a, fuzz_check_config *cfg, gm_doc *docs, s
                 sigemptyset(&none);
                 sigsuspend(&none);
             }
+        }
+        if (spin_after != 0 && execs >= spin_after) {
+            fake_spin(execs);
         }
         if (limits && ((a->runs && execs >= a->runs) ||
                        (a->max_total_time && time(NULL) - start >= a->max_total_time))) {

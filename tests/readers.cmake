@@ -24,13 +24,21 @@ gmfuzz_cli_test(run_escapes_control 0 "^case: \\\\x1b\\]0;owned\\\\x07\\\\x1b\\[
 gmfuzz_cli_test(show_escapes_control 0 "^case: \\\\x1b\\]0;owned\\\\x07"
                 "show|${H}/escape_name.json")
 
-# --help on every command: its usage on stdout, exit 0.
-foreach(cmd run replay agree bench minimize promote triage show report)
+# --help on every command: its usage on stdout, exit 0; its first line
+# names the command, and the flags listed are its own.
+foreach(cmd run replay agree bench minimize promote triage show report fuzz sweep sweep-job
+        target-hub decode)
   gmfuzz_cli_test(help_${cmd} 0 "^usage: gmfuzz ${cmd} " "${cmd}|--help")
 endforeach()
+gmfuzz_cli_test(help_sweep_flags 0 "^  --batch N  +cases per round trip" "sweep|--help")
+gmfuzz_cli_test(help_sweep_not_fuzz 0 "^  --cases N  +cases in all, split over the jobs, then stop$"
+                "sweep|--help")
+gmfuzz_cli_test(help_sweep_job_flags 0 "^usage: gmfuzz sweep-job \\[-max_total_time=S\\]"
+                "sweep-job|-h")
+gmfuzz_cli_test(sweep_usage_error 2 "^gmfuzz sweep: " "sweep|--frobnicate")
+gmfuzz_cli_test(help_fuzz_flags 0 "^  --minimize-time S  +the minimization's budget" "fuzz|--help")
 gmfuzz_cli_test(help_export_pytest 0 "^usage: gmfuzz export pytest " "export|pytest|--help")
 gmfuzz_cli_test(help_export 0 "^usage: gmfuzz export pytest " "export|-h")
-gmfuzz_cli_test(help_fuzz 0 "^usage: gmfuzz fuzz " "fuzz|--help")
 # The shared flags through getopt_long: a prefix is not a flag, '=' is.
 gmfuzz_cli_test(flag_prefix_refused 2 "unknown option '--comp'" "run|--comp|strict|x.json")
 gmfuzz_cli_test(flag_equals 1 "verdict: mismatch at strict"

@@ -28,6 +28,15 @@ add_test(NAME regress.exact_catches_changes
                  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regress-exact
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/test_regress_tamper.cmake)
 
+# triage, report and the baseline do not trust a recorded signature: a
+# tampered copy of a regress file is new, in the stale bucket.
+add_test(NAME regress.stale_signature
+         COMMAND ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz>
+                 -DSRC=${GMFUZZ_REGRESS}/decode.legacy_raises._.json
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regress-stale
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/test_stale_signature.cmake)
+set_tests_properties(regress.stale_signature PROPERTIES LABELS "regress;triage;report")
+
 # `gmfuzz promote` into a corpus in the build tree.
 add_test(NAME regress.promote
          COMMAND ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz>

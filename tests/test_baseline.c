@@ -5,6 +5,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "gm_baseline.h"
 #include "gm_test.h"
@@ -232,6 +234,28 @@ static void test_missing_file(void) {
     CHECK_EQ_I64(err.code, GM_ERR_IO);
 }
 
+/* The reader sizes its buffer by the file: a file over the 16 MiB limit is
+ * refused by its size (a sparse one: nothing is written), a folder as not a
+ * regular file. */
+static void test_file_limits(void) {
+    gm_baseline *b = NULL;
+    gm_error err = {0};
+    char path[512];
+    snprintf(path, sizeof path, "%s/huge-baseline.json", scratch);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(ftruncate(fileno(f), ((off_t)16 << 20) + 1) == 0);
+    fclose(f);
+    CHECK(!gm_baseline_load(path, &b, &err));
+    CHECK_STR_CONTAINS(err.msg, "huge-baseline.json: 16777217 bytes, over the limit of 16777216");
+    CHECK_EQ_I64(err.code, GM_ERR_LIMIT);
+    remove(path);
+    err = (gm_error){0};
+    CHECK(!gm_baseline_load(scratch, &b, &err));
+    CHECK_STR_CONTAINS(err.msg, "cannot read: not a regular file");
+    CHECK_EQ_I64(err.code, GM_ERR_IO);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: test_baseline KNOWN_JSON SCRATCH_DIR\n");
@@ -248,5 +272,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_malformed_classes);
     GM_RUN(test_malformed_signatures);
     GM_RUN(test_missing_file);
+    GM_RUN(test_file_limits);
     GM_TEST_END();
 }

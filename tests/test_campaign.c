@@ -269,6 +269,37 @@ static void test_libfuzzer_restarts(void) {
     CHECK(!campaign_libfuzzer_restarts(&s, &w));
 }
 
+/* How long a run's execution count may stand still (no_progress): past its
+ * next power-of-two report at its rate, twice over. */
+static void test_exec_idle(void) {
+    campaign_setup s;
+    campaign_worker w;
+    fake_setup(&s, CAMPAIGN_LIBFUZZER);
+    campaign_worker_init(&w, &s, 0);
+    w.proc.running = true;
+    w.started_s = 10.0;
+    w.stats.have = true;
+    w.stats.execs = 256; /* "#256 pulse ... exec/s: 1000" at 10.3 s */
+    w.stats.exec_per_sec = 1000;
+    w.stats_seen_s = 10.3;
+    /* the next report (#512) is due by 10.556; 2 x 0.256 s allowed */
+    CHECK(campaign_worker_exec_idle(&w, true, 10.5) == 0.0);
+    double idle = campaign_worker_exec_idle(&w, true, 13.0);
+    CHECK(idle > 2.18 && idle < 2.19);
+    CHECK(campaign_worker_exec_idle(&w, false, 13.0) > 2.69); /* no pow2 allowance */
+    /* Under 1 exec/s ("exec/s: 0"): the run's average, 64 in 128 s, so the
+     * next report (#128) may take 128 s, 256 s allowed. */
+    w.stats.execs = 64;
+    w.stats.exec_per_sec = 0;
+    w.stats_seen_s = 138.0;
+    CHECK(campaign_worker_exec_idle(&w, true, 138.0 + 255.0) == 0.0);
+    CHECK(campaign_worker_exec_idle(&w, true, 138.0 + 260.0) > 3.9);
+    /* Nothing reported yet: from the run's start. */
+    w.stats.execs = 0;
+    w.stats_seen_s = 0.0;
+    CHECK(campaign_worker_exec_idle(&w, true, 12.5) > 2.49);
+}
+
 static void test_afl_argv(void) {
     campaign_setup s;
     campaign_worker main_w, sec;
@@ -727,6 +758,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_options);
     GM_RUN(test_libfuzzer_argv);
     GM_RUN(test_libfuzzer_restarts);
+    GM_RUN(test_exec_idle);
     GM_RUN(test_afl_argv);
     GM_RUN(test_log_follow);
     GM_RUN(test_proc);

@@ -37,7 +37,7 @@ static bool classify(const gm_case *c, gm_compare level, gm_finding *f) {
 static size_t minimize(gm_case *c, gm_compare level, size_t max_runs) {
     gm_finding before, after;
     gm_error err = {0};
-    gm_minimize_stats stats = {max_runs, 0};
+    gm_minimize_stats stats = {.max_runs = max_runs};
     CHECK(classify(c, level, &before));
     CHECK(before.status != GM_STATUS_MATCH);
     CHECK(gm_minimize(cpu, level, &before, c, &stats, &err));

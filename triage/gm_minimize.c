@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gm_run.h"
 #include "gm_shrink.h"
@@ -67,8 +68,19 @@ static void gm_minimize_detail(const gm_run_result *r, char *buf, size_t size) {
     }
 }
 
+double gm_minimize_clock(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static bool gm_minimize_spent(const gm_minimizer *m) {
-    return m->failed || (m->stats->max_runs != 0 && m->stats->runs >= m->stats->max_runs);
+    if (m->stats->deadline_s > 0.0 && !m->stats->out_of_time &&
+        gm_minimize_clock() >= m->stats->deadline_s) {
+        m->stats->out_of_time = true;
+    }
+    return m->failed || m->stats->out_of_time ||
+           (m->stats->max_runs != 0 && m->stats->runs >= m->stats->max_runs);
 }
 
 /* Runs `c`: whether it shows the target's signature (and detail). */
@@ -669,13 +681,14 @@ static bool gm_minimize_start(gm_minimizer *m) {
 
 bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
                  gm_minimize_stats *stats, gm_error *err) {
-    gm_minimize_stats local = {0, 0};
+    gm_minimize_stats local = {.max_runs = 0};
     gm_minimizer m = {
         .backend = b, .level = level, .signature = target->signature, .bucket = target->bucket,
         .c = c,
         .stats = stats != NULL ? stats : &local, .err = err,
     };
     m.stats->runs = 0;
+    m.stats->out_of_time = false;
     gm_run_result_init(&m.run);
     free(c->name); /* a label changes nothing that runs */
     c->name = NULL;

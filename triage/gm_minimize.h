@@ -19,7 +19,13 @@
 typedef struct {
     size_t max_runs;    /* budget of differential runs; 0: no limit */
     size_t runs;        /* out: runs spent */
+    double deadline_s;  /* CLOCK_MONOTONIC seconds to stop by (between runs); 0: none */
+    bool out_of_time;   /* out: stopped at the deadline, short of a fixed point (the
+                         * case still has the signature: smaller, not smallest) */
 } gm_minimize_stats;
+
+/* The clock of gm_minimize_stats.deadline_s. */
+double gm_minimize_clock(void);
 
 /* Replaces *c by a smaller case whose run (on `b`, at `level`) has the same
  * signature as `target`. False only when a run itself failed (err set). */

@@ -83,7 +83,7 @@ static bool gm_promote_check_replay(gm_backend *b, const char *path, gm_promote_
 /* Shrinks the case keeping its signature, then runs the result. */
 static bool gm_promote_minimize(gm_backend *b, const char *path, const gm_promote_options *o,
                                 gm_promote_candidate *cand, gm_error *err) {
-    gm_minimize_stats stats = {o->max_runs, 0};
+    gm_minimize_stats stats = {.max_runs = o->max_runs};
     gm_finding target = cand->finding;
     if (!gm_minimize(b, cand->doc.repro.verdict.compare, &target, &cand->doc.c, &stats, err) ||
         !gm_promote_run(b, cand, err)) {

@@ -304,6 +304,14 @@ size_t gm_rundir_new_buckets(const gm_rundir *r) {
     return n;
 }
 
+size_t gm_rundir_stale(const gm_rundir *r) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        n += r->sigs[i].stale != NULL ? 1 : 0;
+    }
+    return n;
+}
+
 size_t gm_rundir_new(const gm_rundir *r) {
     size_t n = 0;
     for (size_t i = 0; i < r->n_sigs; i++) {
@@ -316,6 +324,7 @@ void gm_rundir_free(gm_rundir *r) {
     for (size_t i = 0; i < r->n_sigs; i++) {
         free(r->sigs[i].repro);
         free(r->sigs[i].smallest);
+        free(r->sigs[i].stale);
     }
     gm_rundir_bucket_free(r);
     free(r->sigs);

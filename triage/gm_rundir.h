@@ -11,8 +11,11 @@
  * below it, e.g. corpus/regress/): each file is one failing input.
  *
  * Loading groups the failing inputs by signature, the signatures by bucket
- * (their root cause), and asks the baseline about each. Nothing here
- * writes.
+ * (their root cause), and asks the baseline about each. Each signature's
+ * representative file is read whole and its recorded signature checked
+ * against the one its recorded outputs give (gm_repro_check.h): a stale or
+ * tampered one is new, in a bucket of its own, whatever the baseline lists.
+ * Nothing here writes.
  */
 #ifndef GM_RUNDIR_H
 #define GM_RUNDIR_H
@@ -91,6 +94,9 @@ typedef struct {
     gm_difference first_difference;   /* recorded in `smallest` */
     gm_baseline_entry baseline; /* what the baseline says (known, decision, why) */
     size_t bucket;              /* index into gm_rundir.buckets */
+    char *stale;                /* NULL, or why `smallest` records a signature its outputs
+                                 * do not give (gm_repro_check.h): then it is new, in the
+                                 * bucket GM_REPRO_CHECK_STALE_BUCKET */
 } gm_rundir_signature;
 
 /* The signatures of one root cause (gm_bucket.h). A signature's bucket is
@@ -132,6 +138,9 @@ bool gm_rundir_load(const char *dir, const gm_baseline *baseline, gm_rundir *out
 
 /* Signatures the baseline does not know. */
 size_t gm_rundir_new(const gm_rundir *r);
+
+/* Signatures whose representative file is stale (gm_rundir_signature.stale). */
+size_t gm_rundir_stale(const gm_rundir *r);
 
 /* Buckets with a signature the baseline does not know. */
 size_t gm_rundir_new_buckets(const gm_rundir *r);

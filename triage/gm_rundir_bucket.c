@@ -9,23 +9,35 @@
 #include <string.h>
 
 #include "gm_json.h"
-#include "gm_repro.h"
+#include "gm_repro_check.h"
 
-/* The bucket of one file, from the outputs it recorded. */
-static void gm_rundir_bucket_of_file(const char *path, char *out, size_t size) {
+/* The bucket of signature `s`'s representative file, from the outputs it
+ * recorded; a file whose recorded signature is not what those outputs give
+ * (gm_repro_check) gets the stale bucket, `s->stale` saying why, and is new
+ * whatever the baseline said of the signature it claims. */
+static bool gm_rundir_bucket_of_file(gm_rundir_signature *s, char *out, size_t size) {
     gm_limits limits;
     gm_limits_default(&limits);
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    if (gm_json_read_file(path, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO) {
+    char why[GM_ERROR_MSG_MAX];
+    bool ok = true;
+    if (gm_json_read_file(s->smallest, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO) {
         gm_finding f;
-        gm_repro_recorded_finding(&doc, &f);
-        snprintf(out, size, "%s", f.bucket[0] != '\0' ? f.bucket : "-|-|-");
+        if (gm_repro_check(&doc, &f, why, sizeof why)) {
+            snprintf(out, size, "%s", f.bucket[0] != '\0' ? f.bucket : "-|-|-");
+        } else {
+            snprintf(out, size, "%s", GM_REPRO_CHECK_STALE_BUCKET);
+            s->stale = strdup(why);
+            s->baseline = (gm_baseline_entry){.known = false};
+            ok = s->stale != NULL;
+        }
     } else {
         snprintf(out, size, "unreadable|-|-");
     }
     gm_doc_free(&doc);
+    return ok;
 }
 
 static size_t gm_rundir_bucket_find(const gm_rundir *r, const char *key) {
@@ -64,6 +76,9 @@ static bool gm_rundir_bucket_add(gm_rundir *r, size_t i, const char *key) {
 /* A bucket the baseline lists by its key decides for its signatures that
  * the baseline does not know otherwise (as the fuzz check decides). */
 static void gm_rundir_bucket_ask(gm_rundir *r, gm_rundir_bucket *k, const gm_baseline *baseline) {
+    if (strcmp(k->key, GM_REPRO_CHECK_STALE_BUCKET) == 0) {
+        return; /* never known: what its files claim is not what they show */
+    }
     gm_finding f;
     memset(&f, 0, sizeof f);
     f.status = GM_STATUS_MISMATCH;
@@ -111,8 +126,8 @@ bool gm_rundir_bucket_build(gm_rundir *r, const gm_baseline *baseline, gm_error 
     bool ok = r->buckets != NULL;
     for (size_t i = 0; ok && i < r->n_sigs; i++) {
         char key[GM_BUCKET_MAX];
-        gm_rundir_bucket_of_file(r->sigs[i].smallest, key, sizeof key);
-        ok = gm_rundir_bucket_add(r, i, key);
+        ok = gm_rundir_bucket_of_file(&r->sigs[i], key, sizeof key) &&
+             gm_rundir_bucket_add(r, i, key);
     }
     for (size_t b = 0; ok && b < r->n_buckets; b++) {
         gm_rundir_bucket_ask(r, &r->buckets[b], baseline);

@@ -67,7 +67,8 @@ static bool gm_rundir_json_files(cJSON *obj, const gm_rundir_signature *s) {
            gm_rundir_json_add(obj, "smallest", gm_rundir_json_text(s->smallest)) &&
            gm_rundir_json_add(obj, "smallest_bytes", gm_jsonint_create(s->smallest_bytes)) &&
            gm_rundir_json_add(obj, "smallest_bs", gm_jsonint_create(s->smallest_bs)) &&
-           gm_rundir_json_add(obj, "first_difference", gm_json_difference(&s->first_difference));
+           gm_rundir_json_add(obj, "first_difference", gm_json_difference(&s->first_difference)) &&
+           gm_rundir_json_add(obj, "stale", gm_rundir_json_text(s->stale));
 }
 
 static cJSON *gm_rundir_json_signature(const gm_rundir_signature *s) {
@@ -154,6 +155,7 @@ static cJSON *gm_rundir_json_classes(const gm_rundir *r) {
 static bool gm_rundir_json_totals(cJSON *root, const gm_rundir *r) {
     return gm_rundir_json_add(root, "n_signatures", gm_jsonint_create_u64(r->n_sigs)) &&
            gm_rundir_json_add(root, "new", gm_jsonint_create_u64(gm_rundir_new(r))) &&
+           gm_rundir_json_add(root, "stale", gm_jsonint_create_u64(gm_rundir_stale(r))) &&
            gm_rundir_json_add(root, "inputs", gm_jsonint_create_u64(r->inputs)) &&
            gm_rundir_json_add(root, "unreadable", gm_jsonint_create_u64(r->unreadable)) &&
            gm_rundir_json_add(root, "last_problem", gm_rundir_json_text(r->last_problem)) &&

@@ -12,11 +12,12 @@ static bool gm_textfile_open(const char *path, size_t max_bytes, FILE **out, siz
                              gm_error *err) {
     FILE *f = fopen(path, "rb");
     struct stat st;
-    if (f == NULL || fstat(fileno(f), &st) != 0) {
+    if (f == NULL) {
+        return gm_error_set(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (fstat(fileno(f), &st) != 0) {
         int e = errno;
-        if (f != NULL) {
-            fclose(f);
-        }
+        fclose(f);
         return gm_error_set(err, GM_ERR_IO, "%s: cannot read: %s", path, strerror(e));
     }
     if (!S_ISREG(st.st_mode) || st.st_size < 0 || (unsigned long long)st.st_size > max_bytes) {
