@@ -12,15 +12,13 @@
 typedef struct {
     const fused_params *p;
     fused_oob *oob;
-    fused_extent extent[FUSED_BUF_COUNT];
+    fused_extents extents;
 } fused_cpu_ctx;
 
 static void fused_cpu_ctx_init(fused_cpu_ctx *ctx, const fused_params *p, fused_oob *oob) {
     ctx->p = p;
     ctx->oob = oob;
-    for (int b = 0; b < FUSED_BUF_COUNT; b++) {
-        ctx->extent[b] = fused_extent_of(p, (fused_buf)b);
-    }
+    fused_extents_of(p, &ctx->extents); /* as the checked CUDA kernel's launch does */
 }
 
 /* The extent of `buf`; an id outside the enum has none (every access out
@@ -29,7 +27,7 @@ static inline fused_extent fused_cpu_extent(const fused_cpu_ctx *ctx, fused_buf 
     if ((int)buf < 0 || (int)buf >= FUSED_BUF_COUNT) {
         return fused_extent_flat(0, -1);
     }
-    return ctx->extent[buf];
+    return ctx->extents.of[buf];
 }
 
 /* Records the first access that may not be performed. */
