@@ -25,7 +25,7 @@ gmfuzz_cli_test(show_escapes_control 0 "^case: \\\\x1b\\]0;owned\\\\x07"
                 "show|${H}/escape_name.json")
 
 # --help on every command: its usage on stdout, exit 0.
-foreach(cmd run replay agree bench minimize promote triage show report)
+foreach(cmd run replay agree bench minimize promote triage show report coverage)
   gmfuzz_cli_test(help_${cmd} 0 "^usage: gmfuzz ${cmd} " "${cmd}|--help")
 endforeach()
 gmfuzz_cli_test(help_export_pytest 0 "^usage: gmfuzz export pytest " "export|pytest|--help")
