@@ -129,7 +129,10 @@ static bool coverage_run_inputs(coverage_run *r, coverage_run_folders *f, const 
     char env[3][PATH_MAX + 32], profile[PATH_MAX + 64], counts[PATH_MAX];
     coverage_run_env(r, env);
     snprintf(profile, sizeof profile, "LLVM_PROFILE_FILE=%s/runner-%%p-%%m.profraw", profiles);
-    char *env_extra[] = {env[0], env[1], env[2], profile, NULL};
+    /* The builtin CPU kernel and the C reference, whatever our environment
+     * names (an empty value is no value to the harness). */
+    char *env_extra[] = {env[0], env[1], env[2], profile, "GMFUZZ_TARGET=", "GMFUZZ_TARGET_HUB=",
+                         "GMFUZZ_REFERENCE=", NULL};
     char *argv[COVERAGE_RUN_MAX_FOLDERS + 2] = {(char *)r->runner};
     for (int i = 0; i < f->n; i++) {
         argv[i + 1] = f->paths[i];
