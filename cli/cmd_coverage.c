@@ -117,9 +117,16 @@ static const char *cmd_coverage_cmake(void) {
 
 static bool cmd_coverage_prepare(const cmd_coverage_args *a, cmd_coverage_state *s,
                                  gm_error *err) {
+    /* Room for every name the command puts under DIR and the tree. */
+    size_t dir_len = strlen(a->dir), build_len = a->build != NULL ? strlen(a->build) : 0;
+    if (dir_len > PATH_MAX - 128 || build_len > PATH_MAX - 128) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long",
+                            dir_len > PATH_MAX - 128 ? "DIR" : "--build");
+    }
     snprintf(s->out, sizeof s->out, "%s/coverage", a->dir);
-    snprintf(s->build, sizeof s->build, "%s", a->build != NULL ? a->build : "");
-    if (a->build == NULL) {
+    if (a->build != NULL) {
+        snprintf(s->build, sizeof s->build, "%s", a->build);
+    } else {
         snprintf(s->build, sizeof s->build, "%s/build", s->out);
     }
     snprintf(s->log, sizeof s->log, "%s/coverage.log", s->out);

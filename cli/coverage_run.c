@@ -154,11 +154,10 @@ static bool coverage_run_inputs(coverage_run *r, coverage_run_folders *f, const 
 
 static bool coverage_run_merge(coverage_run *r, const coverage_tools *t, const char *profiles,
                                gm_error *err) {
-    char pattern[PATH_MAX + 16];
     snprintf(r->profdata, sizeof r->profdata, "%s/coverage.profdata", r->out);
     /* llvm-profdata takes a folder and merges every raw profile in it. */
-    snprintf(pattern, sizeof pattern, "%s", profiles);
-    char *argv[] = {(char *)t->profdata, "merge", "-sparse", "-o", r->profdata, pattern, NULL};
+    char *argv[] = {(char *)t->profdata, "merge", "-sparse", "-o", r->profdata,
+                    (char *)profiles, NULL};
     return coverage_proc_run(argv, NULL, NULL, r->log, err);
 }
 
