@@ -6,6 +6,7 @@
 #include "cli_term.h"
 #include "cmd_agree.h"
 #include "cmd_bench.h"
+#include "cmd_coverage.h"
 #include "cmd_fuzz.h"
 #include "cmd_minimize.h"
 #include "cmd_export.h"
@@ -71,6 +72,10 @@ static const char gmfuzz_usage[] =
     "                     several campaign folders (runners, nights) into one:\n"
     "                     corpora merged by coverage, failures by signature, stats\n"
     "                     per source, one report\n"
+    "  coverage DIR [--build TREE] [--source SRC]\n"
+    "                     source coverage of a campaign's inputs (clang): HTML and\n"
+    "                     a summary of the semantics, the reference and the oracle\n"
+    "                     in DIR/coverage/, linked from DIR's report.html\n"
     "  promote REPRO.json... [--corpus DIR] [--minimize]\n"
     "                     add reproducers to the regression corpus (default\n"
     "                     corpus/regress/), one per signature, the smaller kept\n"
@@ -159,6 +164,7 @@ int main(int argc, char **argv) {
         {"show", cmd_show_main},
         {"report", cmd_report_main},
         {"merge", cmd_merge_main},
+        {"coverage", cmd_coverage_main},
         {"promote", cmd_promote_main},
         {"export", cmd_export_main},
     };

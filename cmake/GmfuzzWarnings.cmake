@@ -14,6 +14,22 @@ if(GMFUZZ_SANITIZE)
   add_link_options(${GMFUZZ_SANITIZER_FLAGS})
 endif()
 
+# GMFUZZ_COVERAGE (clang only): clang's source-based coverage on all project
+# C code, for `gmfuzz coverage` (cli/coverage_build.h), which configures and
+# builds such a tree. Sanitizers and the fuzzer's instrumentation would
+# change what runs, so they exclude it.
+if(GMFUZZ_COVERAGE)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "gmfuzz: GMFUZZ_COVERAGE=ON needs clang (the C compiler is "
+                        "${CMAKE_C_COMPILER_ID})")
+  endif()
+  if(GMFUZZ_SANITIZE OR GMFUZZ_FUZZ)
+    message(FATAL_ERROR "gmfuzz: GMFUZZ_COVERAGE=ON excludes GMFUZZ_SANITIZE and GMFUZZ_FUZZ")
+  endif()
+  add_compile_options("$<$<COMPILE_LANGUAGE:C>:-fprofile-instr-generate;-fcoverage-mapping>")
+  add_link_options("$<$<LINK_LANGUAGE:C>:-fprofile-instr-generate>")
+endif()
+
 # GMFUZZ_FUZZ (clang only): coverage instrumentation for libFuzzer on ALL
 # project C code, so that the fuzzer sees the edges of core/, reference/,
 # kernel/ and harness/, not only those of the harness. Every C link gets the

@@ -5,6 +5,7 @@
 
 #include "report_escape.h"
 #include "report_format.h"
+#include "report_link.h"
 
 /* "NEW", or the decision of a known bucket (its baseline entry, else the
  * one of its signatures). */
@@ -39,17 +40,10 @@ static void report_buckets_md_sigs(const gm_rundir *r, const gm_rundir_bucket *b
 static void report_buckets_md_repro(const report_view *v, const gm_rundir_bucket *b,
                                     report_text *out) {
     const char *link = report_view_link_of(v, b->smallest);
-    const gm_rundir_signature *s = &v->run->sigs[b->smallest];
-    if (link == NULL) {
-        report_text_put(out, "none");
-        return;
+    report_link_md(out, link, NULL);
+    if (link != NULL) {
+        report_text_printf(out, " (bs %" PRId64 ")", v->run->sigs[b->smallest].smallest_bs);
     }
-    const char *base = strrchr(link, '/');
-    report_text_putc(out, '[');
-    report_escape_md_code(out, base != NULL ? base + 1 : link);
-    report_text_put(out, "](");
-    report_escape_url(out, link);
-    report_text_printf(out, ") (bs %" PRId64 ")", s->smallest_bs);
 }
 
 void report_buckets_md(const report_view *v, report_text *out) {
@@ -95,17 +89,11 @@ static void report_buckets_html_sigs(const gm_rundir *r, const gm_rundir_bucket 
 static void report_buckets_html_repro(const report_view *v, const gm_rundir_bucket *b,
                                       report_text *out) {
     const char *link = report_view_link_of(v, b->smallest);
-    if (link == NULL) {
-        report_text_put(out, "none");
-        return;
+    report_link_html(out, link, NULL, "._-");
+    if (link != NULL) {
+        report_text_printf(out, "<div class=\"why\">bs %" PRId64 "</div>",
+                           v->run->sigs[b->smallest].smallest_bs);
     }
-    const char *base = strrchr(link, '/');
-    report_text_put(out, "<a href=\"");
-    report_escape_url(out, link);
-    report_text_put(out, "\">");
-    report_escape_html_breakable(out, base != NULL ? base + 1 : link, "._-");
-    report_text_printf(out, "</a><div class=\"why\">bs %" PRId64 "</div>",
-                       v->run->sigs[b->smallest].smallest_bs);
 }
 
 void report_buckets_html(const report_view *v, report_text *out) {

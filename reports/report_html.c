@@ -9,6 +9,7 @@
 #include "report_escape.h"
 #include "report_facts.h"
 #include "report_format.h"
+#include "report_link.h"
 #include "report_sources.h"
 
 /* Where signatures and file names may wrap: they have no spaces. */
@@ -76,6 +77,21 @@ static void report_html_facts(const report_view *v, report_text *out) {
     report_text_put(out, "</dl>\n");
 }
 
+/* A line when the folder has its source coverage (gmfuzz coverage). */
+static void report_html_coverage(const report_view *v, report_text *out) {
+    if (v->coverage == NULL) {
+        return;
+    }
+    report_text_put(out, "<p class=\"note\" id=\"coverage\">Source coverage of the corpus "
+                         "(gmfuzz coverage): ");
+    report_link_html(out, v->coverage, "coverage/html/index.html", "/");
+    if (v->coverage_summary != NULL) {
+        report_text_put(out, ", summary ");
+        report_link_html(out, v->coverage_summary, "coverage/summary.txt", "/");
+    }
+    report_text_put(out, ".</p>\n");
+}
+
 static void report_html_header(const report_view *v, const char *verdict, report_text *out) {
     char counts[256];
     report_facts_counts(v, counts, sizeof counts);
@@ -94,6 +110,7 @@ static void report_html_header(const report_view *v, const char *verdict, report
         report_text_put(out, "</div>\n");
     }
     report_html_facts(v, out);
+    report_html_coverage(v, out);
     report_text_put(out, "</header>\n");
 }
 
@@ -111,18 +128,12 @@ static void report_html_charts(const report_view *v, report_text *out) {
 
 static void report_html_link(const report_view *v, size_t k, report_text *out) {
     const char *link = report_view_link(v, k);
-    if (link == NULL) {
-        report_text_put(out, "none");
-        return;
+    report_link_html(out, link, NULL, REPORT_HTML_FILE_BREAKS);
+    if (link != NULL) {
+        const gm_rundir_signature *s = report_view_sig(v, k);
+        report_text_printf(out, "<div class=\"why\">bs %" PRId64 ", %lld bytes</div>",
+                           s->smallest_bs, s->smallest_bytes);
     }
-    const char *base = strrchr(link, '/');
-    report_text_put(out, "<a href=\"");
-    report_escape_url(out, link);
-    report_text_put(out, "\">");
-    report_escape_html_breakable(out, base != NULL ? base + 1 : link, REPORT_HTML_FILE_BREAKS);
-    const gm_rundir_signature *s = report_view_sig(v, k);
-    report_text_printf(out, "</a><div class=\"why\">bs %" PRId64 ", %lld bytes</div>",
-                       s->smallest_bs, s->smallest_bytes);
 }
 
 /* Decision badge, then the signature with the explanation under it. */

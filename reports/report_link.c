@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_escape.h"
+
 static char *report_link_copy(const char *s) {
     size_t n = strlen(s) + 1;
     char *copy = malloc(n);
@@ -64,4 +66,35 @@ char *report_link_relative(const char *from_dir, const char *target) {
     free(from);
     free(to);
     return out;
+}
+
+/* The last component of a link: a file's name. */
+static const char *report_link_label(const char *link, const char *label) {
+    const char *base = strrchr(link, '/');
+    return label != NULL ? label : base != NULL ? base + 1 : link;
+}
+
+void report_link_md(report_text *out, const char *link, const char *label) {
+    if (link == NULL) {
+        report_text_put(out, "none");
+        return;
+    }
+    report_text_putc(out, '[');
+    report_escape_md_code(out, report_link_label(link, label));
+    report_text_put(out, "](");
+    report_escape_url(out, link);
+    report_text_putc(out, ')');
+}
+
+void report_link_html(report_text *out, const char *link, const char *label,
+                      const char *breaks) {
+    if (link == NULL) {
+        report_text_put(out, "none");
+        return;
+    }
+    report_text_put(out, "<a href=\"");
+    report_escape_url(out, link);
+    report_text_put(out, "\">");
+    report_escape_html_breakable(out, report_link_label(link, label), breaks);
+    report_text_put(out, "</a>");
 }

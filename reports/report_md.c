@@ -8,6 +8,7 @@
 #include "report_escape.h"
 #include "report_facts.h"
 #include "report_format.h"
+#include "report_link.h"
 #include "report_sources.h"
 
 static void report_md_header(const report_view *v, report_text *out) {
@@ -31,17 +32,12 @@ static void report_md_header(const report_view *v, report_text *out) {
 /* "[`name.json`](repros/name.json) (bs 1, 812 bytes)" or "none". */
 static void report_md_link(const report_view *v, size_t k, report_text *out) {
     const char *link = report_view_link(v, k);
-    if (link == NULL) {
-        report_text_put(out, "none");
-        return;
+    report_link_md(out, link, NULL);
+    if (link != NULL) {
+        const gm_rundir_signature *s = report_view_sig(v, k);
+        report_text_printf(out, " (bs %" PRId64 ", %lld bytes)", s->smallest_bs,
+                           s->smallest_bytes);
     }
-    const char *base = strrchr(link, '/');
-    report_text_putc(out, '[');
-    report_escape_md_code(out, base != NULL ? base + 1 : link);
-    report_text_put(out, "](");
-    report_escape_url(out, link);
-    const gm_rundir_signature *s = report_view_sig(v, k);
-    report_text_printf(out, ") (bs %" PRId64 ", %lld bytes)", s->smallest_bs, s->smallest_bytes);
 }
 
 /* The first difference as code (it is a buffer, an index and values); a
@@ -123,9 +119,24 @@ static void report_md_classes(const report_view *v, report_text *out) {
     }
 }
 
+/* One line when the folder has its source coverage (gmfuzz coverage). */
+static void report_md_coverage(const report_view *v, report_text *out) {
+    if (v->coverage == NULL) {
+        return;
+    }
+    report_text_put(out, "\nSource coverage of the corpus (gmfuzz coverage): ");
+    report_link_md(out, v->coverage, "coverage/html/index.html");
+    if (v->coverage_summary != NULL) {
+        report_text_put(out, ", summary ");
+        report_link_md(out, v->coverage_summary, "coverage/summary.txt");
+    }
+    report_text_put(out, ".\n");
+}
+
 void report_md_build(const report_view *v, report_text *out) {
     report_md_header(v, out);
     report_sources_md(v, out);
+    report_md_coverage(v, out);
     report_buckets_md(v, out);
     report_md_section(v, true, 0, v->n_new, out);
     report_md_section(v, false, v->n_new, v->run->n_sigs - v->n_new, out);

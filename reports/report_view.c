@@ -1,7 +1,9 @@
 #include "report_view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report_link.h"
 
@@ -56,6 +58,28 @@ static bool report_view_links(report_view *v, const char *out_dir) {
     return true;
 }
 
+/* DIR/coverage/NAME, linked from out_dir, when the file exists; false
+ * only when memory runs out. */
+static bool report_view_coverage_file(const char *dir, const char *name, const char *out_dir,
+                                      char **link) {
+    size_t size = strlen(dir) + strlen(name) + 16;
+    char *path = malloc(size);
+    if (path == NULL) {
+        return false;
+    }
+    snprintf(path, size, "%s/coverage/%s", dir, name);
+    *link = access(path, R_OK) == 0 ? report_link_relative(out_dir, path) : NULL;
+    bool ok = *link != NULL || access(path, R_OK) != 0;
+    free(path);
+    return ok;
+}
+
+static bool report_view_coverage(report_view *v, const char *out_dir) {
+    const char *dir = v->run->path != NULL ? v->run->path : ".";
+    return report_view_coverage_file(dir, "html/index.html", out_dir, &v->coverage) &&
+           report_view_coverage_file(dir, "summary.txt", out_dir, &v->coverage_summary);
+}
+
 /* "out/fuzz-X/" -> "fuzz-X"; "/" stays "/". */
 static char *report_view_name(const char *path) {
     size_t end = strlen(path);
@@ -85,7 +109,7 @@ bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, g
     v->by_bucket = calloc(r->n_sigs + 1, sizeof *v->by_bucket);
     v->name = report_view_name(r->path != NULL ? r->path : ".");
     if (v->order == NULL || v->links == NULL || v->name == NULL || v->by_bucket == NULL ||
-        !report_view_links(v, out_dir)) {
+        !report_view_links(v, out_dir) || !report_view_coverage(v, out_dir)) {
         report_view_free(v);
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory for its report", out_dir);
     }
@@ -102,6 +126,8 @@ void report_view_free(report_view *v) {
     free(v->order);
     free(v->by_bucket);
     free(v->name);
+    free(v->coverage);
+    free(v->coverage_summary);
     memset(v, 0, sizeof *v);
 }
 

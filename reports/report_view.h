@@ -22,6 +22,10 @@ typedef struct {
                            NULL when there is no file */
     char *name;         /* the folder's last path component, for titles */
     size_t *by_bucket;  /* positions of `order`, bucket by bucket (new buckets first) */
+    char *coverage;     /* the folder's source coverage (gmfuzz coverage):
+                           coverage/html/index.html relative to the reports'
+                           folder; NULL when there is none */
+    char *coverage_summary; /* its coverage/summary.txt, likewise */
 } report_view;
 
 bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, gm_error *err);

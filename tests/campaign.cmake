@@ -153,8 +153,10 @@ endforeach()
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
 # the kernel's two files), then each test runs one job from the seed corpus
 # with the same exec budget and seed (--buckets: the whole budget) and
-# counts the NEW buckets (triage/gm_bucket.h): each fault must give 1 to 3,
-# each of them its doing (its failure does not replay on the correct
+# counts the NEW buckets (triage/gm_bucket.h): each fault must give 1 to 3
+# (4 for the scans that restart per segment, whose first difference may be at
+# any scan region's edge: a 60,000-run campaign of scan_first_warp_only found
+# cu_seqlens_k|live@rows>=1024|value besides the edges below), each of them its doing (its failure does not replay on the correct
 # kernel); two faults planted together (GMFUZZ_FAULT=a+b) at least 2; "none"
 # (the correct kernel, same budget) none. The table is in
 # efficacy/<fault>/table.txt. The sub-tree does not depend on this tree's

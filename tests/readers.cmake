@@ -27,7 +27,7 @@ gmfuzz_cli_test(show_escapes_control 0 "^case: \\\\x1b\\]0;owned\\\\x07"
 # --help on every command: its usage on stdout, exit 0; its first line
 # names the command, and the flags listed are its own.
 foreach(cmd run replay agree bench minimize promote triage show report fuzz sweep sweep-job
-        target-hub decode)
+        target-hub decode coverage)
   gmfuzz_cli_test(help_${cmd} 0 "^usage: gmfuzz ${cmd} " "${cmd}|--help")
 endforeach()
 gmfuzz_cli_test(help_sweep_flags 0 "^  --batch N  +cases per round trip" "sweep|--help")

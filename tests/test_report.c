@@ -262,6 +262,69 @@ static void test_link(void) {
     free(rel);
 }
 
+/* The one pair of link writers every table uses. */
+static void test_link_writers(void) {
+    report_text t;
+    report_text_init(&t);
+    report_link_md(&t, NULL, NULL);
+    report_text_put(&t, " ");
+    report_link_md(&t, "../run/repros/a|b c.json", NULL);
+    report_text_put(&t, " ");
+    report_link_md(&t, "coverage/html/index.html", "coverage/html/index.html");
+    CHECK_STR_CONTAINS(report_text_str(&t), "none [`a\\|b c.json`](../run/repros/a%7Cb%20c.json) "
+                                            "[`coverage/html/index.html`]"
+                                            "(coverage/html/index.html)");
+    report_text_free(&t);
+    report_text_init(&t);
+    report_link_html(&t, NULL, NULL, ".");
+    report_text_put(&t, " ");
+    report_link_html(&t, "repros/a&b.json", NULL, ".");
+    report_text_put(&t, " ");
+    report_link_html(&t, "x/y.html", "the <page>", "");
+    CHECK_STR_CONTAINS(report_text_str(&t), "none <a href=\"repros/a%26b.json\">a&amp;b.<wbr>json"
+                                            "</a> <a href=\"x/y.html\">the &lt;page&gt;</a>");
+    report_text_free(&t);
+}
+
+/* A folder with its source coverage (gmfuzz coverage): both reports link
+ * it, relative to where they are written; one without says nothing. */
+static void test_coverage_link(void) {
+    fixture *x = calloc(1, sizeof *x);
+    fixture_init(x);
+    char path[PATH_MAX_TEST];
+    join(path, sizeof path, x->dir, "coverage");
+    make_dir(path);
+    join(path, sizeof path, x->dir, "coverage/html");
+    make_dir(path);
+    join(path, sizeof path, x->dir, "coverage/html/index.html");
+    make_file(path);
+    join(path, sizeof path, x->dir, "coverage/summary.txt");
+    make_file(path);
+    const char *out = write_reports(&x->r, "out-coverage");
+    char *m = slurp(out, "report.md");
+    CHECK_STR_CONTAINS(m, "Source coverage of the corpus (gmfuzz coverage): "
+                          "[`coverage/html/index.html`](../run/coverage/html/index.html), "
+                          "summary [`coverage/summary.txt`](../run/coverage/summary.txt).");
+    char *h = slurp(out, "report.html");
+    CHECK_STR_CONTAINS(h, "<p class=\"note\" id=\"coverage\">Source coverage of the corpus "
+                          "(gmfuzz coverage): <a href=\"../run/coverage/html/index.html\">");
+    CHECK_STR_CONTAINS(h, "<a href=\"../run/coverage/summary.txt\">");
+    free(m);
+    free(h);
+    /* Gone again: no link to a missing page. */
+    remove(path);
+    join(path, sizeof path, x->dir, "coverage/html/index.html");
+    remove(path);
+    out = write_reports(&x->r, "out-coverage");
+    m = slurp(out, "report.md");
+    h = slurp(out, "report.html");
+    CHECK(m != NULL && strstr(m, "coverage/html") == NULL);
+    CHECK(h != NULL && strstr(h, "id=\"coverage\"") == NULL);
+    free(m);
+    free(h);
+    free(x);
+}
+
 static void test_axis_time_format(void) {
     report_svg_axis a;
     report_svg_axis_values(983, 6, &a);
@@ -540,6 +603,8 @@ int main(int argc, char **argv) {
     GM_RUN(test_escape_xml);
     GM_RUN(test_escape_md_url);
     GM_RUN(test_link);
+    GM_RUN(test_link_writers);
+    GM_RUN(test_coverage_link);
     GM_RUN(test_axis_time_format);
     GM_RUN(test_svg_empty_and_bars);
     GM_RUN(test_full_folder);
