@@ -172,6 +172,46 @@ bool gm_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
 
 /* ---- ANSWERS -------------------------------------------------------------- */
 
+/* Both kinds of answers begin alike: u32 answers, u32 restarts after a
+ * crash, u32 after a hang; and each answer with u8 status, u32 length and
+ * the message. */
+static char *gm_hub_wire_put_head(char *at, uint32_t count, gm_backend_restarts caused) {
+    at = gm_hub_wire_put(at, &count, 4);
+    at = gm_hub_wire_put(at, &caused.crashed, 4);
+    return gm_hub_wire_put(at, &caused.hung, 4);
+}
+
+static uint32_t gm_hub_wire_take_head(gm_hub_wire_reader *r, gm_backend_restarts *caused) {
+    uint32_t count = gm_hub_wire_u32(r);
+    caused->crashed = gm_hub_wire_u32(r);
+    caused->hung = gm_hub_wire_u32(r);
+    return count;
+}
+
+static size_t gm_hub_wire_result_size(const gm_pycall_result *res) {
+    return 1 + 4 + strlen(res->message);
+}
+
+static char *gm_hub_wire_put_result(char *at, const gm_pycall_result *res) {
+    uint8_t status = (uint8_t)res->status;
+    uint32_t mlen = (uint32_t)strlen(res->message);
+    at = gm_hub_wire_put(at, &status, 1);
+    at = gm_hub_wire_put(at, &mlen, 4);
+    return gm_hub_wire_put(at, res->message, mlen);
+}
+
+static void gm_hub_wire_take_result(gm_hub_wire_reader *r, gm_pycall_result *res) {
+    const char *status = gm_hub_wire_take(r, 1);
+    uint32_t mlen = gm_hub_wire_u32(r);
+    const char *message = gm_hub_wire_take(r, mlen);
+    if (r->bad || (uint8_t)*status > GM_PYCALL_HUNG) {
+        r->bad = true;
+        return;
+    }
+    res->status = (gm_pycall_status)(uint8_t)*status;
+    snprintf(res->message, sizeof res->message, "%.*s", (int)mlen, message);
+}
+
 bool gm_hub_wire_send_answers(int fd, const gm_pycall_result *results, const gm_outputs *outs,
                               const int *owner, size_t n, int who, gm_backend_restarts caused) {
     char **enc = calloc(n ? n : 1, sizeof *enc);
@@ -182,25 +222,19 @@ bool gm_hub_wire_send_answers(int fd, const gm_pycall_result *results, const gm_
         if (owner[i] == who) {
             enc[i] = gm_wire_outputs_encode(&outs[i], &sizes[i]);
             ok = enc[i] != NULL;
-            total += 1 + 4 + strlen(results[i].message) + 8 + sizes[i];
+            total += gm_hub_wire_result_size(&results[i]) + 8 + sizes[i];
             count++;
         }
     }
     char *p = ok ? malloc(total) : NULL, *at = p;
     if (p != NULL) {
-        at = gm_hub_wire_put(at, &count, 4);
-        at = gm_hub_wire_put(at, &caused.crashed, 4);
-        at = gm_hub_wire_put(at, &caused.hung, 4);
+        at = gm_hub_wire_put_head(at, count, caused);
         for (size_t i = 0; i < n; i++) {
             if (owner[i] != who) {
                 continue;
             }
-            uint8_t status = (uint8_t)results[i].status;
-            uint32_t mlen = (uint32_t)strlen(results[i].message);
             uint64_t size = sizes[i];
-            at = gm_hub_wire_put(at, &status, 1);
-            at = gm_hub_wire_put(at, &mlen, 4);
-            at = gm_hub_wire_put(at, results[i].message, mlen);
+            at = gm_hub_wire_put_result(at, &results[i]);
             at = gm_hub_wire_put(at, &size, 8);
             at = gm_hub_wire_put(at, enc[i], sizes[i]);
         }
@@ -216,27 +250,18 @@ bool gm_hub_wire_send_answers(int fd, const gm_pycall_result *results, const gm_
 }
 
 static void gm_hub_wire_read_one(gm_hub_wire_reader *r, gm_pycall_result *res, gm_outputs *out) {
-    const char *status = gm_hub_wire_take(r, 1);
-    uint32_t mlen = gm_hub_wire_u32(r);
-    const char *message = gm_hub_wire_take(r, mlen);
+    gm_hub_wire_take_result(r, res);
     uint64_t size = gm_hub_wire_u64(r);
     const char *bytes = gm_hub_wire_take(r, size);
-    if (r->bad || (uint8_t)*status > GM_PYCALL_HUNG) {
-        r->bad = true;
-        return;
-    }
-    res->status = (gm_pycall_status)(uint8_t)*status;
-    snprintf(res->message, sizeof res->message, "%.*s", (int)mlen, message);
-    r->bad = res->status == GM_PYCALL_RETURNED && !gm_wire_outputs_decode(bytes, size, out);
+    r->bad = r->bad ||
+             (res->status == GM_PYCALL_RETURNED && !gm_wire_outputs_decode(bytes, size, out));
 }
 
 bool gm_hub_wire_read_answers(const char *p, size_t len, gm_pycall_result *results,
                               gm_outputs *const *outs, size_t n, gm_backend_restarts *caused,
                               gm_error *err) {
     gm_hub_wire_reader r = {.p = p, .len = len};
-    uint32_t count = gm_hub_wire_u32(&r);
-    caused->crashed = gm_hub_wire_u32(&r);
-    caused->hung = gm_hub_wire_u32(&r);
+    uint32_t count = gm_hub_wire_take_head(&r, caused);
     r.bad = r.bad || count != n;
     for (size_t i = 0; i < n && !r.bad; i++) {
         gm_hub_wire_read_one(&r, &results[i], outs[i]);
@@ -355,7 +380,7 @@ bool gm_hub_wire_send_placed_answers(int fd, const gm_hub_placed_answer *answers
     uint32_t count = 0;
     for (size_t i = 0; i < n; i++) {
         if (owner[i] == who) {
-            total += 1 + 4 + strlen(answers[i].result.message) + 4 + strlen(answers[i].error);
+            total += gm_hub_wire_result_size(&answers[i].result) + 4 + strlen(answers[i].error);
             count++;
         }
     }
@@ -363,19 +388,13 @@ bool gm_hub_wire_send_placed_answers(int fd, const gm_hub_placed_answer *answers
     if (p == NULL) {
         return false;
     }
-    at = gm_hub_wire_put(at, &count, 4);
-    at = gm_hub_wire_put(at, &caused.crashed, 4);
-    at = gm_hub_wire_put(at, &caused.hung, 4);
+    at = gm_hub_wire_put_head(at, count, caused);
     for (size_t i = 0; i < n; i++) {
         if (owner[i] != who) {
             continue;
         }
-        uint8_t status = (uint8_t)answers[i].result.status;
-        uint32_t mlen = (uint32_t)strlen(answers[i].result.message);
         uint32_t elen = (uint32_t)strlen(answers[i].error);
-        at = gm_hub_wire_put(at, &status, 1);
-        at = gm_hub_wire_put(at, &mlen, 4);
-        at = gm_hub_wire_put(at, answers[i].result.message, mlen);
+        at = gm_hub_wire_put_result(at, &answers[i].result);
         at = gm_hub_wire_put(at, &elen, 4);
         at = gm_hub_wire_put(at, answers[i].error, elen);
     }
@@ -387,24 +406,15 @@ bool gm_hub_wire_send_placed_answers(int fd, const gm_hub_placed_answer *answers
 bool gm_hub_wire_read_placed_answers(const char *p, size_t len, gm_hub_placed_answer *answers,
                                      size_t n, gm_backend_restarts *caused, gm_error *err) {
     gm_hub_wire_reader r = {.p = p, .len = len};
-    uint32_t count = gm_hub_wire_u32(&r);
-    caused->crashed = gm_hub_wire_u32(&r);
-    caused->hung = gm_hub_wire_u32(&r);
+    uint32_t count = gm_hub_wire_take_head(&r, caused);
     r.bad = r.bad || count != n;
     for (size_t i = 0; i < n && !r.bad; i++) {
-        const char *status = gm_hub_wire_take(&r, 1);
-        uint32_t mlen = gm_hub_wire_u32(&r);
-        const char *message = gm_hub_wire_take(&r, mlen);
+        gm_hub_wire_take_result(&r, &answers[i].result);
         uint32_t elen = gm_hub_wire_u32(&r);
         const char *error = gm_hub_wire_take(&r, elen);
-        if (r.bad || (uint8_t)*status > GM_PYCALL_HUNG) {
-            r.bad = true;
-            break;
+        if (!r.bad) {
+            snprintf(answers[i].error, sizeof answers[i].error, "%.*s", (int)elen, error);
         }
-        answers[i].result.status = (gm_pycall_status)(uint8_t)*status;
-        snprintf(answers[i].result.message, sizeof answers[i].result.message, "%.*s", (int)mlen,
-                 message);
-        snprintf(answers[i].error, sizeof answers[i].error, "%.*s", (int)elen, error);
     }
     if (r.bad || r.at != r.len) {
         return gm_error_set(err, GM_ERR_DEVICE,
