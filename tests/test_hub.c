@@ -134,6 +134,21 @@ static void test_hub_answers_as_the_target_without_sharing(void) {
     unsetenv("GMFUZZ_HUB_NO_SHARE");
 }
 
+/* One generated case (of `seed`) through `client`: whether it ran. */
+static bool run_generated(gm_backend *client, uint64_t seed) {
+    gm_gen gen;
+    gm_gen_seed(&gen, seed);
+    gm_case c;
+    gm_case_init(&c);
+    gm_outputs out;
+    gm_outputs_init(&out);
+    gm_error err = {0};
+    bool ran = gm_gen_case(&gen, &c, &err) && gm_backend_run(client, &c, &out, &err);
+    gm_outputs_free(&out);
+    gm_case_free(&c);
+    return ran;
+}
+
 /* A raw connection to the hub, its HELLO read; -1 when none. */
 static int raw_connect(uint32_t *flags) {
     struct sockaddr_un a;
@@ -193,17 +208,7 @@ static void test_hub_refuses_a_launch_outside_the_block(void) {
     close(fd);
     close(block);
     gm_backend *client = open_client();
-    gm_gen gen;
-    gm_gen_seed(&gen, 5);
-    gm_case c;
-    gm_case_init(&c);
-    gm_outputs out;
-    gm_outputs_init(&out);
-    gm_error err = {0};
-    CHECK(gm_gen_case(&gen, &c, &err));
-    CHECK(client != NULL && gm_backend_run(client, &c, &out, &err));
-    gm_outputs_free(&out);
-    gm_case_free(&c);
+    CHECK(client != NULL && run_generated(client, 5));
     gm_backend_close(client);
     stop_hub(hub);
 }
