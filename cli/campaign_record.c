@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gm_file.h"
 #include "gm_json.h"
 
 #ifndef GMFUZZ_VERSION
@@ -184,26 +185,17 @@ static bool campaign_record_fill(const char *from, FILE *out) {
 
 /* Copies the baseline to `to` through a temporary file renamed over it. */
 static bool campaign_record_copy(const char *from, const char *to, gm_error *err) {
-    char tmp[CAMPAIGN_PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", to, (long)getpid());
-    FILE *out = fopen(tmp, "wb");
-    bool ok = out != NULL && campaign_record_fill(from, out) && fflush(out) == 0 &&
-              fsync(fileno(out)) == 0;
-    int saved = errno;
-    if (out != NULL && fclose(out) != 0 && ok) {
-        ok = false;
-        saved = errno;
+    gm_file_atomic a;
+    if (!gm_file_atomic_begin(&a, to, err)) {
+        return false;
     }
-    if (ok && rename(tmp, to) != 0) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        remove(tmp);
+    if (!campaign_record_fill(from, a.f)) {
+        int saved = errno;
+        gm_file_atomic_abort(&a);
         return gm_error_set(err, GM_ERR_IO, "%s: cannot copy the baseline %s there: %s", to,
                             from != NULL ? from : "(empty)", strerror(saved));
     }
-    return true;
+    return gm_file_atomic_commit(&a, err);
 }
 
 static bool campaign_record_truncate(const char *path, gm_error *err) {

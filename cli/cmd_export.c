@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gm_file.h"
 #include "gm_repro_check.h"
 #include "cli_options.h"
 #include "gm_replay.h"
@@ -78,41 +79,18 @@ static bool cmd_export_parse(int argc, char **argv, cmd_export_options *o, char 
     return true;
 }
 
-/* Flushes `f` to disk and closes it; false (errno set) when either fails. */
-static bool cmd_export_close_synced(FILE *f) {
-    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        return false;
-    }
-    errno = saved;
-    return ok;
-}
-
 /* Writes the file next to `path`, then renames it onto `path`. */
 static bool cmd_export_to_file(const gm_doc *doc, const gm_pytest_origin *origin,
                                const char *path, gm_error *err) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", path);
+    gm_file_atomic a;
+    if (!gm_file_atomic_begin(&a, path, err)) {
+        return false;
     }
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", path, tmp,
-                            strerror(errno));
+    if (!gm_pytest_write(a.f, doc, origin, err)) {
+        gm_file_atomic_abort(&a);
+        return false;
     }
-    bool ok = gm_pytest_write(f, doc, origin, err);
-    if (!cmd_export_close_synced(f) && ok) {
-        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, tmp, strerror(errno));
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", path, tmp,
-                          strerror(errno));
-    }
-    if (!ok) {
-        remove(tmp);
-    }
-    return ok;
+    return gm_file_atomic_commit(&a, err);
 }
 
 /* A reproducer found on an external target expects what gmfuzz's fused

@@ -7,28 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Writes the bytes to `tmp` and forces them to disk, so that the rename
- * publishes a complete file. */
-static bool gm_file_write_synced(const char *path, const char *tmp, const void *data, size_t len,
-                                 gm_error *err) {
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", path, tmp,
-                            strerror(errno));
-    }
-    bool ok = fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, tmp,
-                            strerror(saved));
-    }
-    return true;
-}
-
 /* Forces the folder holding `path` to disk, so that the rename itself
  * survives a crash of the machine: until then the new name may be lost. */
 static bool gm_file_sync_dir(const char *path, gm_error *err) {
@@ -54,21 +32,75 @@ static bool gm_file_sync_dir(const char *path, gm_error *err) {
     return ok;
 }
 
-bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err) {
+static void gm_file_atomic_release(gm_file_atomic *a) {
+    free(a->path);
+    free(a->tmp);
+    a->path = a->tmp = NULL;
+    a->f = NULL;
+}
+
+bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err) {
     size_t tmp_size = strlen(path) + 32;
-    char *tmp = malloc(tmp_size);
-    if (tmp == NULL) {
+    a->f = NULL;
+    a->path = strdup(path);
+    a->tmp = malloc(tmp_size);
+    if (a->path == NULL || a->tmp == NULL) {
+        gm_file_atomic_release(a);
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", path);
     }
-    snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-    bool ok = gm_file_write_synced(path, tmp, data, len, err);
-    if (ok && rename(tmp, path) != 0) {
-        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", path, tmp,
+    snprintf(a->tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
+    a->f = fopen(a->tmp, "wb");
+    if (a->f == NULL) {
+        gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", path, a->tmp, strerror(errno));
+        gm_file_atomic_release(a);
+        return false;
+    }
+    return true;
+}
+
+void gm_file_atomic_abort(gm_file_atomic *a) {
+    if (a->f != NULL) {
+        fclose(a->f);
+        remove(a->tmp);
+    }
+    gm_file_atomic_release(a);
+}
+
+/* Forces the bytes to disk before the rename publishes them, then the
+ * rename itself. */
+bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err) {
+    bool ok = !ferror(a->f) && fflush(a->f) == 0 && fsync(fileno(a->f)) == 0;
+    int saved = errno;
+    if (fclose(a->f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    a->f = NULL;
+    if (!ok) {
+        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", a->path, a->tmp,
+                     strerror(saved));
+    } else if (rename(a->tmp, a->path) != 0) {
+        ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", a->path, a->tmp,
                           strerror(errno));
     }
     if (!ok) {
-        remove(tmp);
+        remove(a->tmp);
     }
-    free(tmp);
-    return ok && gm_file_sync_dir(path, err);
+    ok = ok && gm_file_sync_dir(a->path, err);
+    gm_file_atomic_release(a);
+    return ok;
+}
+
+bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err) {
+    gm_file_atomic a;
+    if (!gm_file_atomic_begin(&a, path, err)) {
+        return false;
+    }
+    if (len > 0 && fwrite(data, 1, len, a.f) != len) {
+        int saved = errno;
+        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, a.tmp, strerror(saved));
+        gm_file_atomic_abort(&a);
+        return false;
+    }
+    return gm_file_atomic_commit(&a, err);
 }

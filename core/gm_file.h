@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gm_error.h"
 
@@ -14,5 +15,18 @@
  * returns true the new one is on disk. The error names `path` and what
  * failed (ENOSPC included: nothing is left half written). */
 bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err);
+
+/* The same for a file written in parts: gm_file_atomic_begin opens the
+ * temporary file beside `path` (`f`, to write to), gm_file_atomic_commit
+ * forces it to disk and renames it onto `path` as above (false: the old
+ * file stays, the temporary one is gone), gm_file_atomic_abort drops it.
+ * Each of commit and abort ends the write. */
+typedef struct {
+    FILE *f;
+    char *path, *tmp;
+} gm_file_atomic;
+bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err);
+bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err);
+void gm_file_atomic_abort(gm_file_atomic *a);
 
 #endif
