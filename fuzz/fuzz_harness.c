@@ -153,14 +153,25 @@ bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine
     return true;
 }
 
-void fuzz_harness_close(fuzz_harness *h) {
-    gm_legacy_close(h->legacy);
-    if (h->backend != NULL && gm_target_is_external(gm_backend_spec(h->backend))) {
-        /* read by the campaign driver (cli/campaign_stats.h) with the engine's stats */
-        gm_backend_restarts n = gm_backend_restart_counts(h->backend);
+/* The target's restart counts for the campaign driver (cli/campaign_stats.h
+ * reads the last ones), printed when they change and at the end: a job
+ * killed at the campaign's deadline, or while it waits for a hub started
+ * again, never reaches its end, and the restarts it saw would be lost. */
+static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
+    if (h->backend == NULL || !gm_target_is_external(gm_backend_spec(h->backend))) {
+        return;
+    }
+    gm_backend_restarts n = gm_backend_restart_counts(h->backend);
+    if (always || n.crashed != h->said.crashed || n.hung != h->said.hung) {
         fprintf(stderr, "stat::gmfuzz_target_restarts_crashed: %u\n", n.crashed);
         fprintf(stderr, "stat::gmfuzz_target_restarts_hung: %u\n", n.hung);
+        h->said = n;
     }
+}
+
+void fuzz_harness_close(fuzz_harness *h) {
+    gm_legacy_close(h->legacy);
+    fuzz_harness_say_restarts(h, true);
     if (h->backend != NULL) {
         gm_backend_close(h->backend);
     }
@@ -226,6 +237,7 @@ fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t 
     fuzz_check_result r = h->keep_going ? fuzz_harness_check_once(h, &c, f)
                                         : fuzz_check_case(&h->check, &c, f);
     gm_case_free(&c);
+    fuzz_harness_say_restarts(h, false);
     return r;
 }
 
@@ -294,6 +306,7 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
         fprintf(stderr, "gmfuzz: the batch failed: %s\n", err.msg[0] ? err.msg : "out of memory");
         worst = FUZZ_CHECK_BROKEN;
     }
+    fuzz_harness_say_restarts(h, false);
     for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
         gm_run_result_init(&runs[k]);
         runs[k].fused = outs[k]; /* moved */

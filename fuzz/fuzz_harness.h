@@ -50,6 +50,7 @@ typedef struct {
     bool keep_going;
     uint64_t seen[FUZZ_HARNESS_SEEN_MAX]; /* keep-going: hashes of the signatures saved */
     size_t n_seen;
+    gm_backend_restarts said; /* the target's restarts last printed for the driver */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;
