@@ -30,30 +30,17 @@ bool campaign_merge_join(char *out, const char *dir, const char *name, gm_error 
 }
 
 bool campaign_merge_copy_file(const char *from, const char *to, gm_error *err) {
-    FILE *f = fopen(from, "rb");
-    char *data = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&data, &len);
-    bool ok = f != NULL && mem != NULL;
-    char buf[16384];
-    size_t got;
-    while (ok && (got = fread(buf, 1, sizeof buf, f)) > 0) {
-        ok = fwrite(buf, 1, got, mem) == got;
+    gm_file_atomic a;
+    if (!gm_file_atomic_begin(&a, to, err)) {
+        return false;
     }
-    ok = ok && !ferror(f);
-    int saved = errno;
-    if (f != NULL) {
-        fclose(f);
-    }
-    ok = mem != NULL && fclose(mem) == 0 && ok;
-    if (!ok) {
-        free(data);
+    if (!gm_file_append(a.f, from)) {
+        int saved = errno;
+        gm_file_atomic_abort(&a);
         return gm_error_set(err, GM_ERR_IO, "%s: cannot read it (to copy to %s): %s", from, to,
                             strerror(saved));
     }
-    ok = gm_file_write_atomic(to, data, len, err);
-    free(data);
-    return ok;
+    return gm_file_atomic_commit(&a, err);
 }
 
 static bool campaign_merge_is_dir(const char *path) {

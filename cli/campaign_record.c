@@ -169,18 +169,7 @@ static bool campaign_record_fill(const char *from, FILE *out) {
     if (from == NULL) {
         return fputs(CAMPAIGN_RECORD_EMPTY_BASELINE, out) != EOF;
     }
-    FILE *in = fopen(from, "rb");
-    bool ok = in != NULL;
-    char buf[16384];
-    size_t got;
-    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0) {
-        ok = fwrite(buf, 1, got, out) == got;
-    }
-    ok = ok && !ferror(in);
-    if (in != NULL) {
-        fclose(in);
-    }
-    return ok;
+    return gm_file_append(out, from);
 }
 
 /* Copies the baseline to `to` through a temporary file renamed over it. */

@@ -10,6 +10,7 @@
 #include "campaign_lock.h"
 #include "campaign_record.h"
 #include "campaign_target.h"
+#include "gm_file.h"
 #include "gm_paths.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
@@ -107,20 +108,10 @@ static bool campaign_setup_resource(const char *given, const char *default_rel, 
 }
 
 static bool campaign_setup_copy_file(const char *from, const char *to) {
-    FILE *in = fopen(from, "rb");
-    FILE *out = in != NULL ? fopen(to, "wbx") : NULL; /* never overwrite */
-    bool ok = in != NULL && out != NULL;
-    char buf[16384];
-    size_t got;
-    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0) {
-        ok = fwrite(buf, 1, got, out) == got;
-    }
-    ok = ok && !ferror(in);
+    FILE *out = fopen(to, "wbx"); /* never overwrite */
+    bool ok = out != NULL && gm_file_append(out, from);
     if (out != NULL && fclose(out) != 0) {
         ok = false;
-    }
-    if (in != NULL) {
-        fclose(in);
     }
     return ok;
 }

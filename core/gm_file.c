@@ -91,6 +91,23 @@ bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err) {
     return ok;
 }
 
+bool gm_file_append(FILE *out, const char *from) {
+    FILE *in = fopen(from, "rb");
+    bool ok = in != NULL;
+    char buf[16384];
+    size_t got;
+    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0) {
+        ok = fwrite(buf, 1, got, out) == got;
+    }
+    ok = ok && !ferror(in);
+    int saved = errno;
+    if (in != NULL) {
+        fclose(in);
+    }
+    errno = saved;
+    return ok;
+}
+
 bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err) {
     gm_file_atomic a;
     if (!gm_file_atomic_begin(&a, path, err)) {

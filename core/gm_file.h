@@ -16,6 +16,10 @@
  * failed (ENOSPC included: nothing is left half written). */
 bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err);
 
+/* Appends the whole file at `from` to `out`; false (errno set) when it
+ * cannot be opened, read or written. */
+bool gm_file_append(FILE *out, const char *from);
+
 /* The same for a file written in parts: gm_file_atomic_begin opens the
  * temporary file beside `path` (`f`, to write to), gm_file_atomic_commit
  * forces it to disk and renames it onto `path` as above (false: the old
