@@ -6,10 +6,16 @@
 #define GM_BACKEND_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "gm_case.h"
+#include "fused_params.h"
 #include "gm_error.h"
 #include "gm_outputs.h"
+
+/* One launch over host buffers (a hub's shared block): false when an access
+ * was out of bounds, `error` then saying which ("out_of_bounds: ..."). */
+bool gm_backend_cpu_launch(const fused_params *p, char *error, size_t size);
 
 /* `out` must hold the prior contents (gm_outputs_prepare). Never fails. */
 bool gm_backend_cpu_run(const gm_case *c, gm_outputs *out, gm_error *err);

@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fused_cpu.h"
 #include "gm_backend_cpu.h"
 #include "gm_backend_cuda.h"
 #include "gm_hub_wire.h"
@@ -342,13 +341,7 @@ static void gm_hub_run_share(gm_hub *h, size_t first, size_t end) {
         for (size_t i = first; i < end; i++) {
             fused_params p = r->launches[i].params;
             gm_layout_rebase(&p, (uintptr_t)sh->base);
-            fused_oob oob;
-            if (!fused_cpu_run(&p, &oob)) {
-                char what[160];
-                fused_oob_describe(&oob, what, sizeof what);
-                snprintf(r->answers[i].error, sizeof r->answers[i].error, "out_of_bounds: %s",
-                         what);
-            }
+            gm_backend_cpu_launch(&p, r->answers[i].error, sizeof r->answers[i].error);
         }
         return;
     }
