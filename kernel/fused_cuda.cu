@@ -92,6 +92,12 @@ struct fused_cuda_no_bounds {
 }  // namespace
 
 #define FUSED_CTX fused_cuda_ctx
+/* The shift of a power-of-two divisor: one instruction on the GPU, where
+ * fused_program.h's portable loop would sit between a token's arrival and
+ * its page id. The host side of __host__ __device__ code keeps the loop. */
+#ifdef __CUDA_ARCH__
+#define FUSED_LOG2_POW2(b) (__ffsll((long long)(b)) - 1)
+#endif
 #define FUSED_P(ctx) ((ctx)->p)
 
 /* The production kernel: accesses as computed. Its functions are also
@@ -104,6 +110,7 @@ namespace fused_unchecked {
 #define FUSED_WRITE_CELL(ctx, buf, ptr, row, col, width, rows, v)                          \
     ((ptr)[(row) * (width) + (col)] = (v))
 #define FUSED_CUDA_STOPPED(ctx) false
+#define FUSED_CUDA_READS_FIRST 1
 #define FUSED_CUDA_BOUNDS fused_cuda_no_bounds
 #define FUSED_CUDA_EXTENTS(bounds) ((const fused_extents *)nullptr)
 #include "fused_program.h"
@@ -113,6 +120,7 @@ namespace fused_unchecked {
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
 #undef FUSED_CUDA_STOPPED
+#undef FUSED_CUDA_READS_FIRST
 #undef FUSED_CUDA_BOUNDS
 #undef FUSED_CUDA_EXTENTS
 }  // namespace fused_unchecked
@@ -143,6 +151,7 @@ namespace fused_checked {
  * execution does: a case whose max_seq_pages is 2^31 with a narrow table
  * otherwise keeps the GPU busy for seconds. */
 #define FUSED_CUDA_STOPPED(ctx) (*(volatile unsigned *)&(ctx)->status->claimed != 0u)
+#define FUSED_CUDA_READS_FIRST 0
 #define FUSED_CUDA_BOUNDS fused_extents
 #define FUSED_CUDA_EXTENTS(bounds) (&(bounds))
 #include "fused_program.h"
@@ -152,6 +161,7 @@ namespace fused_checked {
 #undef FUSED_WRITE
 #undef FUSED_WRITE_CELL
 #undef FUSED_CUDA_STOPPED
+#undef FUSED_CUDA_READS_FIRST
 #undef FUSED_CUDA_BOUNDS
 #undef FUSED_CUDA_EXTENTS
 }  // namespace fused_checked

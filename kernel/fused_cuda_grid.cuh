@@ -18,12 +18,40 @@
  *                   then mapping) are in flight at once. The first thread
  *                   of a row's first block writes cache_seqlens.
  *
+ * FUSED_CUDA_READS_FIRST, defined by the includer, says whether a thread
+ * issues an element's reads before its writes (the production kernel) or
+ * keeps the host execution's order of accesses (the checked kernel, whose
+ * report of the first out-of-bounds access must match the host's).
+ *
  * FUSED_CUDA_STOPPED(ctx), defined by the includer, says whether the long
  * loops should stop (the checked variant, after an out-of-bounds access);
  * FUSED_CUDA_BOUNDS is the type of the kernel's bounds argument (the
  * checked variant: the buffers' allocations, fused_extents) and
  * FUSED_CUDA_EXTENTS(bounds) the table the accesses are checked against.
  */
+
+/* fused_row_page with both reads issued before the writes (see
+ * fused_program.h): the mapping's round trip starts as soon as the token
+ * is there. */
+static __device__ __forceinline__ void fused_cuda_row_page(FUSED_CTX *ctx, int64_t row,
+                                                           int64_t pool_row, int64_t page) {
+    if (!FUSED_CUDA_READS_FIRST) {
+        fused_row_page(ctx, row, pool_row, page);
+        return;
+    }
+    const fused_params *p = FUSED_P(ctx);
+    if (fused_row_page_skipped(p, page)) {
+        return;
+    }
+    const int64_t tok = fused_row_token(ctx, pool_row, page);
+    if (p->swa_page_table != 0) {
+        const int64_t swa = fused_row_slot(ctx, tok);
+        fused_row_store_page(ctx, row, page, tok);
+        fused_row_store_swa(ctx, row, page, swa);
+    } else {
+        fused_row_store_page(ctx, row, page, tok);
+    }
+}
 
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
                                             int64_t block) {
@@ -41,14 +69,25 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
     }
     /* Every thread reads its row's pool index itself (one broadcast load
      * per warp): no barrier and no shared memory between that load and the
-     * pages' dependent ones. One thread of the row writes its length. */
-    const int64_t pool_row = part == 0 && lane == 0 ? fused_row_begin(ctx, row)
-                                                    : fused_row_pool_index(ctx, row);
+     * pages' dependent ones. One thread of the row writes its length: it
+     * issues its two reads first, both in flight at once, then the write
+     * (fused_row_begin's order would wait for the length before reading
+     * the pool index, a fourth round trip on the longest chain). */
+    int64_t pool_row;
+    if (part == 0 && lane == 0 && !FUSED_CUDA_READS_FIRST) {
+        pool_row = fused_row_begin(ctx, row);
+    } else if (part == 0 && lane == 0) {
+        const int64_t seq = fused_row_seq_len(ctx, row);
+        pool_row = fused_row_pool_index(ctx, row);
+        fused_row_store_len(ctx, row, seq);
+    } else {
+        pool_row = fused_row_pool_index(ctx, row);
+    }
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
     const int64_t stride = (int64_t)shape->threads_per_row * shape->blocks_per_row;
     for (int64_t page = part * shape->threads_per_row + lane;
          page < pages && !FUSED_CUDA_STOPPED(ctx); page += stride) {
-        fused_row_page(ctx, row, pool_row, page);
+        fused_cuda_row_page(ctx, row, pool_row, page);
     }
 }
 

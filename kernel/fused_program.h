@@ -32,6 +32,7 @@
  * -DGMFUZZ_FAULT=<name> (kernel/fused_faults.h, the fuzzer's self-test);
  * the default build compiles the #else branches, the kernel's semantics.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fused_faults.h"
@@ -47,15 +48,20 @@ FUSED_FN int32_t fused_low32(uint64_t v) {
  * powers of two in practice, and a 64-bit division costs a GPU dozens of
  * instructions where a shift costs one: for b = 2^k, adding b - 1 to a
  * negative dividend turns the shift's floor into truncation. Same value as
- * `a / b` for every input. */
+ * `a / b` for every input. FUSED_LOG2_POW2(b), where the includer defines
+ * it, is the shift in one instruction (CUDA: a count of trailing zeros). */
 FUSED_FN int64_t fused_div_trunc(int64_t a, int64_t b) {
     if ((b & (b - 1)) != 0) {
         return a / b;
     }
+#ifdef FUSED_LOG2_POW2
+    const int shift = FUSED_LOG2_POW2(b);
+#else
     int shift = 0;
     for (int64_t rest = b; rest > 1; rest >>= 1) {
         shift++;
     }
+#endif
     return (a + (a < 0 ? b - 1 : 0)) >> shift;
 }
 
@@ -81,11 +87,15 @@ FUSED_FN int64_t fused_row_pool_index(FUSED_CTX *ctx, int64_t i) {
     return FUSED_READ(ctx, FUSED_BUF_REQ_POOL_INDICES, p->req_pool_indices, i, p->bs);
 }
 
-/* Row program i, first part: cache_seqlens[i]; returns the request's row r
- * of req_to_token. */
-FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
+/* Row program i, first part, its read: seq_lens[i]. */
+FUSED_FN int64_t fused_row_seq_len(FUSED_CTX *ctx, int64_t i) {
     const fused_params *p = FUSED_P(ctx);
-    int64_t seq = FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, i, p->bs);
+    return FUSED_READ(ctx, FUSED_BUF_SEQ_LENS, p->seq_lens, i, p->bs);
+}
+
+/* Row program i, first part, its write: cache_seqlens[i] from seq_lens[i]. */
+FUSED_FN void fused_row_store_len(FUSED_CTX *ctx, int64_t i, int64_t seq) {
+    const fused_params *p = FUSED_P(ctx);
 #if defined(GMFUZZ_FAULT_CACHE_SEQLENS_NO_OFFSET)
     /* PLANTED FAULT cache_seqlens_no_offset: the mode's offset is forgotten. */
     FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
@@ -94,21 +104,43 @@ FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
     FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
                 fused_low32((uint64_t)seq + (uint64_t)p->seqlen_offset));
 #endif
+}
+
+/* Row program i, first part: cache_seqlens[i]; returns the request's row r
+ * of req_to_token. The host execution's order of accesses (the first
+ * out-of-bounds one is the one reported); the CUDA grid issues the two
+ * reads before the write instead (a GPU thread issues in order, so a write
+ * between them would put a second round trip to memory on the row's path). */
+FUSED_FN int64_t fused_row_begin(FUSED_CTX *ctx, int64_t i) {
+    fused_row_store_len(ctx, i, fused_row_seq_len(ctx, i));
     return fused_row_pool_index(ctx, i);
 }
 
-/* Row program i, page `page` (< max_seq_pages): the token at the page's
- * first position, addressed flat (a read past the row's end reads the next
- * row, as the kernel's pointer arithmetic does), and its page ids. */
-FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page) {
-    const fused_params *p = FUSED_P(ctx);
+/* Row program i, page `page` (< max_seq_pages), in four steps that
+ * fused_row_page runs in the host execution's order of accesses (the
+ * first out-of-bounds one is the one reported). The CUDA grid issues both
+ * reads before the writes instead: a GPU thread issues in order, and a
+ * write between the token's read and the mapping's would hold the second
+ * round trip to memory back behind the page id's arithmetic. */
+
+/* Whether the page is left out altogether (a planted fault only). */
+FUSED_FN bool fused_row_page_skipped(const fused_params *p, int64_t page) {
 #if defined(GMFUZZ_FAULT_PAGE_LOOP_DROPS_PARTIAL_CHUNK)
     /* PLANTED FAULT page_loop_drops_partial_chunk: the loop runs
      * max_seq_pages / CHUNK whole chunks, truncating. */
-    if (page >= p->max_seq_pages / FUSED_FAULT_PAGE_CHUNK * FUSED_FAULT_PAGE_CHUNK) {
-        return;
-    }
+    return page >= p->max_seq_pages / FUSED_FAULT_PAGE_CHUNK * FUSED_FAULT_PAGE_CHUNK;
+#else
+    (void)p;
+    (void)page;
+    return false;
 #endif
+}
+
+/* The token at the page's first position of request row r, addressed flat
+ * (a read past the row's end reads the next row, as the kernel's pointer
+ * arithmetic does). */
+FUSED_FN int64_t fused_row_token(FUSED_CTX *ctx, int64_t r, int64_t page) {
+    const fused_params *p = FUSED_P(ctx);
     /* int64 addressing that wraps instead of overflowing: the checked
      * execution then sees the wrapped index as out of bounds. */
 #if defined(GMFUZZ_FAULT_REQ_TO_TOKEN_WRONG_STRIDE)
@@ -120,27 +152,41 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
     int64_t flat = (int64_t)((uint64_t)r * (uint64_t)p->req_to_token_stride +
                              (uint64_t)page * (uint64_t)p->page_size);
 #endif
-    int64_t tok = FUSED_READ(ctx, FUSED_BUF_REQ_TO_TOKEN, p->req_to_token, flat,
-                             p->req_to_token_rows * p->req_to_token_stride);
+    return FUSED_READ(ctx, FUSED_BUF_REQ_TO_TOKEN, p->req_to_token, flat,
+                      p->req_to_token_rows * p->req_to_token_stride);
+}
+
+/* The token's SWA slot (the SWA page table is given). */
+FUSED_FN int64_t fused_row_slot(FUSED_CTX *ctx, int64_t tok) {
+    const fused_params *p = FUSED_P(ctx);
+#if defined(GMFUZZ_FAULT_TOK_GUARD_DROPPED)
+    /* PLANTED FAULT tok_guard_dropped: the sentinel is looked up too. */
+    return FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok, p->swa_mapping_len);
+#else
+    /* A negative slot is the "no slot" sentinel: -1 without a lookup. */
+    return tok >= 0 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
+                                 p->swa_mapping_len)
+                    : -1;
+#endif
+}
+
+/* page_table[i][page]: the token's page id. */
+FUSED_FN void fused_row_store_page(FUSED_CTX *ctx, int64_t i, int64_t page, int64_t tok) {
+    const fused_params *p = FUSED_P(ctx);
 #if defined(GMFUZZ_FAULT_NEGATIVE_TOK_PAGE_DROPPED)
     /* PLANTED FAULT negative_tok_page_dropped: where truncation and floor
      * disagree, the page is skipped. */
-    if (!(tok < 0 && tok % p->page_size != 0))
+    if (tok < 0 && tok % p->page_size != 0) {
+        return;
+    }
 #endif
     FUSED_WRITE_CELL(ctx, FUSED_BUF_PAGE_TABLE, p->page_table, i, page, p->page_table_stride,
                      p->bs, (int32_t)fused_div_trunc(tok, p->page_size));
-    if (p->swa_page_table == 0) {
-        return;
-    }
-#if defined(GMFUZZ_FAULT_TOK_GUARD_DROPPED)
-    /* PLANTED FAULT tok_guard_dropped: the sentinel is looked up too. */
-    int64_t swa = FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok, p->swa_mapping_len);
-#else
-    /* A negative slot is the "no slot" sentinel: -1 without a lookup. */
-    int64_t swa = tok >= 0 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
-                                        p->swa_mapping_len)
-                           : -1;
-#endif
+}
+
+/* swa_page_table[i][page]: the slot's page id, -1 for the sentinel. */
+FUSED_FN void fused_row_store_swa(FUSED_CTX *ctx, int64_t i, int64_t page, int64_t swa) {
+    const fused_params *p = FUSED_P(ctx);
 #if defined(GMFUZZ_FAULT_SWA_PAGE_TABLE_WRONG_WIDTH)
     /* PLANTED FAULT swa_page_table_wrong_width: the row width passed to
      * the 2-D write is one too many (a checked execution that trusted it
@@ -159,6 +205,19 @@ FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page)
                      p->page_table_stride, p->bs,
                      swa < 0 ? -1 : fused_low32((uint64_t)fused_div_trunc(swa, p->page_size)));
 #endif
+}
+
+/* Row program i, page `page`, in the host execution's order. */
+FUSED_FN void fused_row_page(FUSED_CTX *ctx, int64_t i, int64_t r, int64_t page) {
+    const fused_params *p = FUSED_P(ctx);
+    if (fused_row_page_skipped(p, page)) {
+        return;
+    }
+    const int64_t tok = fused_row_token(ctx, r, page);
+    fused_row_store_page(ctx, i, page, tok);
+    if (p->swa_page_table != 0) {
+        fused_row_store_swa(ctx, i, page, fused_row_slot(ctx, tok));
+    }
 }
 
 /* Scan program: the k-th term of the cu_seqlens_k prefix sum,
