@@ -9,9 +9,12 @@ another lib:PATH.so with gmfuzz's C ABI. For each shape (bs, max_seq_pages, page
 and data regime (docs/KERNEL_ABI.md, "Against Triton"):
 
 - the outputs of both are checked equal first (a difference ends the run, exit 1);
-- warm: one call captured in a CUDA graph per kernel, replayed back to back, GPU time per
-  replay from CUDA events: the best of 5 rounds, the two kernels taking turns (the clocks
-  are not locked: a kernel measured milliseconds after the other meets another clock);
+- warm: `--graph-calls` calls (default 20) captured in one CUDA graph per kernel, replayed
+  back to back, GPU time per call from CUDA events: the best of 5 rounds, the two kernels
+  taking turns (the clocks are not locked: a kernel measured milliseconds after the other
+  meets another clock). Many calls a graph shrink the launch gaps between kernels (the
+  device notes' method for small launches), so the figure is the kernel's own GPU time;
+- warm1: the same with ONE call a graph (a graph launch a call, as a decode step has);
 - cold: the same replay timed alone after a 256 MB write has flushed L2, the median, the
   two taking turns;
 - host: the CPU time of one eager call (argument marshalling and launch), the mean;
@@ -141,7 +144,9 @@ def floor_of(shape, inputs):
     return nbytes, sectors
 
 
-def capture(fn, kwargs):
+def capture(fn, kwargs, calls=1):
+    """A CUDA graph of `calls` calls of fn (the same tensors: each call rebuilds the same
+    outputs), and the number of calls in it."""
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -149,19 +154,21 @@ def capture(fn, kwargs):
     torch.cuda.current_stream().wait_stream(stream)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        fn(**kwargs)
+        for _ in range(calls):
+            fn(**kwargs)
+    graph.calls = calls
     return graph
 
 
 def replay_us(graph, replays):
-    """GPU us per replay over `replays` back-to-back replays."""
+    """GPU us per call over `replays` back-to-back replays."""
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     for _ in range(replays):
         graph.replay()
     end.record()
     end.synchronize()
-    return start.elapsed_time(end) * 1e3 / replays
+    return start.elapsed_time(end) * 1e3 / replays / getattr(graph, "calls", 1)
 
 
 def warm_us(graphs, replays, rounds=5):
@@ -267,32 +274,53 @@ def measure(shape, regime, kernels, flush, args, seed):
     row = dict(bs=shape[0], max_seq_pages=shape[1], page_size=shape[2], swa=shape[3],
                regime=regime)
     graphs = [capture(fn, dict(inputs, **outputs[name])) for name, fn in kernels.items()]
-    warm = warm_us(graphs, args.replays)
+    many = [capture(fn, dict(inputs, **outputs[name]), args.graph_calls)
+            for name, fn in kernels.items()]
+    warm = warm_us(many, max(args.replays // args.graph_calls, 5))
+    warm1 = warm_us(graphs, args.replays)
     cold = cold_us(graphs, flush, args.cold)
     for k, (name, fn) in enumerate(kernels.items()):
         row[name + "_warm_us"], row[name + "_cold_us"] = warm[k], cold[k]
+        row[name + "_warm1_us"] = warm1[k]
         row[name + "_host_us"] = host_us(fn, dict(inputs, **outputs[name]), args.calls)
-    del graphs
+    del graphs, many
     nbytes, sectors = floor_of(shape, inputs)
     row["bytes"], row["sectors"] = nbytes, sectors
     row["floor_us"] = sectors * 32 / args.bandwidth * 1e6
     return row
 
 
+def eager(shape, regime, kernels, calls, seed):
+    """For a profiler (`ncu --kernel-name regex:...`): the outputs checked equal, then `calls`
+    eager calls of each kernel taking turns, each synchronized: 1 + calls launches of each,
+    in that order, per shape and regime."""
+    inputs = make_inputs(shape, regime, seed)
+    outputs = {name: make_outputs(shape) for name in kernels}
+    for _ in range(calls + 1):
+        for name, fn in kernels.items():
+            fn(**inputs, **outputs[name])
+            torch.cuda.synchronize()
+    names = list(kernels)
+    for key, ours in outputs[names[0]].items():
+        if not torch.equal(ours, outputs[names[1]][key]):
+            raise SystemExit("kernel_vs: %s differs for %s, %s" % (key, shape, regime))
+
+
 def header(names):
     a, b = names
-    return "%-22s %-6s %8s %8s %6s %8s %8s %6s %7s %7s %8s %6s" % (
-        "(bs,pages,P,swa)", "data", a + " w", b + " w", "ratio", a + " c", b + " c", "ratio",
-        a + " h", b + " h", "floor", a + "/fl")
+    return "%-22s %-6s %8s %8s %6s %8s %8s %6s %8s %8s %6s %7s %7s %8s %6s" % (
+        "(bs,pages,P,swa)", "data", a + " w", b + " w", "ratio", a + " w1", b + " w1", "ratio",
+        a + " c", b + " c", "ratio", a + " h", b + " h", "floor", a + "/fl")
 
 
 def line(r, names):
     a, b = names
     shape = "(%d,%d,%d,%s)" % (r["bs"], r["max_seq_pages"], r["page_size"],
                                "yes" if r["swa"] else "no")
-    return "%-22s %-6s %8.2f %8.2f %6.2f %8.2f %8.2f %6.2f %7.1f %7.1f %8.2f %6.1f" % (
+    return "%-22s %-6s %8.2f %8.2f %6.2f %8.2f %8.2f %6.2f %8.2f %8.2f %6.2f %7.1f %7.1f %8.2f %6.1f" % (
         shape, r["regime"], r[a + "_warm_us"], r[b + "_warm_us"],
-        r[a + "_warm_us"] / r[b + "_warm_us"], r[a + "_cold_us"], r[b + "_cold_us"],
+        r[a + "_warm_us"] / r[b + "_warm_us"], r[a + "_warm1_us"], r[b + "_warm1_us"],
+        r[a + "_warm1_us"] / r[b + "_warm1_us"], r[a + "_cold_us"], r[b + "_cold_us"],
         r[a + "_cold_us"] / r[b + "_cold_us"], r[a + "_host_us"], r[b + "_host_us"],
         r["floor_us"], r[a + "_warm_us"] / r["floor_us"])
 
@@ -305,6 +333,9 @@ def main():
     p.add_argument("--regime", choices=REGIMES, action="append")
     p.add_argument("--json", help="also write the rows as gmfuzz-bench-kernel-vs-v1")
     p.add_argument("--replays", type=int, default=1000)
+    p.add_argument("--eager", type=int, default=0,
+                   help="only N eager calls of each a shape, for a profiler (see eager())")
+    p.add_argument("--graph-calls", type=int, default=20, help="calls a graph, warm")
     p.add_argument("--cold", type=int, default=50)
     p.add_argument("--calls", type=int, default=200)
     p.add_argument("--bandwidth", type=float, default=4.8e12, help="DRAM bytes/s")
@@ -316,9 +347,15 @@ def main():
     kernels = {"gmfuzz": lib_entry(args.ours), "vs": target_entry(args.vs)}
     flush = torch.zeros(FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
     rows = []
-    print("gmfuzz bench kernel on %s: gmfuzz vs %s; w: warm replay us, c: cold (L2 flushed), "
+    print("gmfuzz bench kernel on %s: gmfuzz vs %s; w: warm us a call (graphs of many calls), "
+          "w1: warm replay us (one call a graph), c: cold (L2 flushed), "
           "h: host us per call, floor: DRAM us of the sectors at %.1f TB/s" % (
               torch.cuda.get_device_name(), args.vs, args.bandwidth / 1e12))
+    if args.eager:
+        for i in args.shape if args.shape else range(len(SHAPES)):
+            for k, regime in enumerate(args.regime or REGIMES):
+                eager(SHAPES[i], regime, kernels, args.eager, seed=i * 3 + k + 1)
+        return 0
     heat(flush, args.heat)
     floor_warm, floor_cold = launch_floor(flush, args)
     print("launch floor (a graph of one 1-element kernel): warm %.2f us, cold %.2f us"

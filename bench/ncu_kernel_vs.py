@@ -1,0 +1,54 @@
+"""GPU time per kernel from Nsight Compute, for `bench/kernel_vs.py --eager N`:
+
+    ncu --clock-control none --cache-control all|none --metrics gpu__time_duration.sum --csv \\
+        --kernel-name regex:'fused_cuda_kernel|_metadata_kernel' \\
+        python3 bench/kernel_vs.py --ours LIB --vs TARGET --eager N > ncu.csv
+    python3 bench/ncu_kernel_vs.py N ncu.csv [SHAPES...]
+
+Kernels come in launch order: per shape and regime, 1 + N of each, taking turns (gmfuzz
+first). Prints per shape and regime the median duration of the N timed calls of each kernel
+(the first, a check, is left out) and their ratio. `--cache-control all` flushes the caches
+before every kernel (cold), `none` leaves the previous call's data in them (warm); the
+clocks are left as they are (the device notes ask for that)."""
+import csv
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from kernel_vs import REGIMES, SHAPES  # noqa: E402  (torch-free names only)
+
+
+def durations(path):
+    rows = []
+    with open(path) as f:
+        lines = [line for line in f if line.startswith('"')]
+    for r in csv.DictReader(lines):
+        if r.get("Metric Name") == "gpu__time_duration.sum":
+            value = float(r["Metric Value"].replace(",", ""))
+            unit = r.get("Metric Unit", "nsecond")
+            scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, 1e-3)
+            rows.append((r["Kernel Name"], value * scale))
+    return rows
+
+
+def main():
+    calls, path = int(sys.argv[1]), sys.argv[2]
+    shapes = [int(a) for a in sys.argv[3:]] or list(range(len(SHAPES)))
+    rows = durations(path)
+    per = 2 * (calls + 1)
+    cells = [(i, regime) for i in shapes for regime in REGIMES]
+    if len(rows) != per * len(cells):
+        sys.exit("ncu_kernel_vs: %d kernels in %s, expected %d" % (len(rows), path,
+                                                                   per * len(cells)))
+    print("%-22s %-6s %9s %9s %6s" % ("(bs,pages,P,swa)", "data", "gmfuzz us", "vs us", "ratio"))
+    for n, (i, regime) in enumerate(cells):
+        group = rows[n * per:(n + 1) * per][2:]
+        ours = sorted(d for k, (_, d) in enumerate(group) if k % 2 == 0)
+        theirs = sorted(d for k, (_, d) in enumerate(group) if k % 2 == 1)
+        a, b = ours[len(ours) // 2], theirs[len(theirs) // 2]
+        bs, pages, page, swa = SHAPES[i]
+        print("%-22s %-6s %9.2f %9.2f %6.2f" % ("(%d,%d,%d,%s)" % (bs, pages, page,
+              "yes" if swa else "no"), regime, a, b, a / b))
+
+
+if __name__ == "__main__":
+    main()
