@@ -26,6 +26,7 @@ function that is missing or not callable is REFUSED like a failed import.
 """
 import os
 import sys
+import time
 
 os.dup2(2, 1)  # first thing: the target's prints go to stderr, never into the stream
 
@@ -325,11 +326,48 @@ def decode_call(payload):
     return calls, tensors
 
 
+class Times:
+    """Where the worker's time goes, with $GMFUZZ_WORKER_TIMES set: seconds per phase,
+    printed to stderr (the hub's log) every 5 s and at the end."""
+
+    PHASES = ("wait", "decode", "stage", "upload", "calls", "sync", "answer")
+
+    def __init__(self):
+        self.on = bool(os.environ.get("GMFUZZ_WORKER_TIMES"))
+        self.total = dict.fromkeys(self.PHASES, 0.0)
+        self.cases = self.batches = 0
+        self.last = self.printed = time.perf_counter()
+
+    def mark(self, phase):
+        if self.on:
+            now = time.perf_counter()
+            self.total[phase] += now - self.last
+            self.last = now
+
+    def batch(self, cases):
+        if not self.on:
+            return
+        self.cases += cases
+        self.batches += 1
+        if self.last - self.printed >= 5.0:
+            self.report()
+
+    def report(self):
+        if not self.on or not self.cases:
+            return
+        self.printed = self.last
+        per = " ".join("%s %.1f" % (k, v * 1e6 / self.cases) for k, v in self.total.items())
+        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s\n"
+                         % (self.cases, self.batches, per))
+        sys.stderr.flush()
+
+
 class Runner:
     def __init__(self, torch, function, device, channel):
         self.torch, self.function, self.channel = torch, function, channel
         self.cuda = device == "cuda"
         self.arena = Arena(torch, device)
+        self.times = Times()
 
     def device_error(self, what, e):
         text = what + ": " + _describe(e)
@@ -341,7 +379,10 @@ class Runner:
             os._exit(1)  # a sticky CUDA error: no clean interpreter shutdown
 
     def run(self, payload):
+        times = self.times
+        times.mark("wait")
         calls, tensors = decode_call(payload)
+        times.mark("decode")
         # Layout: the OUT tensors of every call first (one copy back), then IN and HOST.
         at = 0
         for t in tensors:
@@ -363,6 +404,7 @@ class Runner:
             if t[6]:
                 memmove(host + t[7], source + t[5], t[6])
         del holder
+        times.mark("stage")
         cuda = self.cuda
         if cuda and at:
             try:
@@ -374,6 +416,7 @@ class Runner:
             key = (kind == K_HOST, esize, dims, offset)
             t = views.get(key)
             kwargs[name] = t if t is not None else view(*key)
+        times.mark("upload")
         function = self.function
         raised = {}
         for index, (kwargs, _out) in enumerate(calls):
@@ -386,6 +429,7 @@ class Runner:
                         self.torch.cuda.synchronize()
                     except Exception as e2:
                         self.device_error("synchronize after " + type_name(e), e2)
+        times.mark("calls")
         if cuda:
             try:
                 self.torch.cuda.synchronize()
@@ -393,6 +437,7 @@ class Runner:
                     arena.host[:out_end].copy_(arena.dev[:out_end])
             except Exception as e:
                 self.device_error("synchronize after the batch", e)
+        times.mark("sync")
         outputs = ctypes.string_at(host, out_end) if out_end else b""
         parts = [U32.pack(len(calls))]
         append = parts.append
@@ -413,6 +458,8 @@ class Runner:
         for kwargs, _out in calls:
             kwargs.clear()  # the arena views go now, not when the next batch comes
         self.channel.send(RETURN, b"".join(parts))
+        times.mark("answer")
+        times.batch(len(calls))
 
 
 def main(argv=None):
@@ -430,6 +477,7 @@ def main(argv=None):
         while True:
             message = channel.receive()
             if message is None or message[0] == STOP:
+                runner.times.report()
                 return 0
             if message[0] != CALL:
                 raise ProtocolError("unexpected message type %d" % message[0])
