@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "fuzz_decode.h"
 #include "gm_json.h"
@@ -62,7 +62,7 @@ int cmd_decode_main(int argc, char **argv) {
     }
     gm_error err = {0};
     size_t size = 0;
-    uint8_t *bytes = cli_input_slurp(argv[optind], &size, &err);
+    uint8_t *bytes = fuzz_casefile_slurp(argv[optind], &size, &err);
     bool read = bytes != NULL;
     gm_case k;
     gm_case_init(&k);

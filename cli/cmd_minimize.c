@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_baseline.h"
 #include "gm_minimize.h"
@@ -221,7 +221,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     gm_baseline *known = NULL;
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
-    if (!cli_input_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
+    if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
         (o->baseline != NULL && !gm_baseline_load(o->baseline, &known, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_run.h"
 
@@ -71,7 +71,7 @@ static int cmd_run_case(const cli_options *o) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    if (!cli_input_read(o->paths[0], &o->limits, &doc, &err)) {
+    if (!fuzz_casefile_read(o->paths[0], &o->limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         gm_doc_free(&doc);
         return CLI_EXIT_INPUT;

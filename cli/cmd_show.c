@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "gm_repro_check.h"
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_replay.h"
 #include "gm_show.h"
@@ -167,7 +167,7 @@ static int cmd_show_run(const cmd_show_options *o) {
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     gm_doc_init(&doc);
-    if (!cli_input_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
+    if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;

@@ -1,4 +1,4 @@
-/* The pieces of the campaign driver (cli/campaign_*.c): parsing what the
+/* The pieces of the campaign driver (campaign/campaign_*.c): parsing what the
  * engines print (samples captured from libFuzzer 14 and AFL++ 4.04c), the
  * status line, options, command lines, the log follower, the failure
  * folder, the campaign baseline, reproducer names and the summary.

@@ -48,7 +48,7 @@ typedef struct {
     double minimize_time_s;   /* --minimize-time: that phase's budget; 0: the default
                                * (campaign_options_minimize_time) */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
-    int hubs;                 /* --hubs: target hubs (cli/campaign_hub.h); -1: auto */
+    int hubs;                 /* --hubs: target hubs (campaign/campaign_hub.h); -1: auto */
     int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
     double stall_s;           /* --stall-timeout: a job idle (or with no new
