@@ -44,7 +44,7 @@ int cmd_decode_main(int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL;
     int c;
-    optind = 1;
+    optind = 0; /* glibc starts over; permuting: flags may follow paths */
     while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         if (c == 'h') {
             fputs(cmd_decode_usage, stdout);

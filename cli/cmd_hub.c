@@ -47,7 +47,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
     o->lanes = GM_HUB_LANES_DEFAULT;
     gm_error err = {0};
     int c;
-    optind = 1;
+    optind = 0; /* glibc starts over; permuting: flags may follow paths */
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         char *end = NULL;
         switch (c) {

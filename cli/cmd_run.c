@@ -114,7 +114,7 @@ int cmd_run_main(int argc, char **argv) {
     }
     cli_options o;
     int rc = CLI_EXIT_USAGE;
-    if (!cli_options_parse(argc, argv, 1, true, &o, paths)) {
+    if (!cli_options_parse(argc, argv, true, NULL, &o, paths)) {
         /* cli_options_parse said why */
     } else if (o.n_paths != 1) {
         fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");
