@@ -48,6 +48,7 @@ static const char cmd_agree_usage[] =
     "  --target-timeout S      one call's limit for lib: and python: targets\n"
     "  --gpus all|LIST         spread the cases over these devices (0,1,...; a list may\n"
     "                          repeat one): one process each, case k on device k mod N\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed\n";
 
 /* What a run counted (a child of --gpus sends its own to the parent). */

@@ -33,6 +33,7 @@ static const char cmd_bench_usage[] =
     "                          fresh), warm and cold replay, host time, the DRAM floor\n"
     "                          (bench/kernel_vs.py, torch; $GMFUZZ_PYTHON or python3)\n"
     "  --regime R              with --vs: small, pool or fresh only\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 done, 2 usage, 4 no GPU or the benchmark failed\n";
 
 #ifndef GMFUZZ_HAVE_CUDA

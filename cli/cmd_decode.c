@@ -16,7 +16,9 @@ static const char cmd_decode_usage[] =
     "The case that the fuzzer input BYTES decodes to (fuzz/fuzz_decode.h: every byte\n"
     "string decodes), as a gmfuzz-case-v1 document: to CASE.json, or to stdout.\n"
     "BYTES is what libFuzzer, AFL++ or ClusterFuzzLite saved (crash-*, id:*, a corpus\n"
-    "file). Exit 0 when written, 2 on a usage error, 3 when BYTES cannot be read.\n";
+    "file). Exit 0 when written, 2 on a usage error, 3 when BYTES cannot be read.\n"
+    "  -o, --output CASE.json  where the case goes (default stdout)\n"
+    "  -h, --help              this text\n";
 
 static bool cmd_decode_write(const gm_case *c, const char *out, gm_error *err) {
     cJSON *root = gm_json_case(c);

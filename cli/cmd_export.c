@@ -33,6 +33,7 @@ static const char cmd_export_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 written, 1 refused (replay rejects the reproducer), 2 usage,\n"
     "3 unreadable input or not a reproducer, 4 the output cannot be written or the\n"
     "backend failed\n";

@@ -18,7 +18,8 @@ static const char cmd_hub_usage[] =
     "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
     "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
     "SIGTERM or SIGINT, or until the process PID is gone. A builtin target runs in\n"
-    "N threads (default 8; on CUDA one stream each), an external one in one.\n";
+    "N threads (default 8; on CUDA one stream each), an external one in one.\n"
+    "  -h, --help  this text\n";
 
 static volatile sig_atomic_t cmd_hub_stop;
 

@@ -23,6 +23,7 @@ static const char cmd_merge_usage[] =
     "\n"
     "  --engine-binary PATH  the libFuzzer target that merges the corpora\n"
     "  --union               the union by content even where libFuzzer exists\n"
+    "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 merged, nothing new; 1 merged, a signature new to the baseline\n"
     "(the first source's known.json); 2 usage (OUT is a source, or not empty); 3 a\n"

@@ -38,6 +38,7 @@ static const char cmd_minimize_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 written, 1 no difference (nothing written), 2 usage, 3 unreadable\n"
     "input or baseline, 4 the backend failed or the reproducer did not replay\n";
 

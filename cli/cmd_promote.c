@@ -38,6 +38,7 @@ static const char cmd_promote_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 all in the corpus, 1 one refused, 2 usage, 3 unreadable\n"
     "reproducer or corpus file, 4 the backend failed or the corpus is not writable\n";
 

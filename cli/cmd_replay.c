@@ -27,6 +27,7 @@ static const char cmd_replay_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 every document passed, 1 one failed (or could not be read),\n"
     "2 usage, 4 the backend failed, 5 no document found\n";
 

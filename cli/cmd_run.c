@@ -18,6 +18,7 @@ static const char cmd_run_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 match, 1 any other verdict, 2 usage, 3 unreadable or malformed\n"
     "case, 4 the backend failed\n";
 

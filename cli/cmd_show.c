@@ -43,6 +43,7 @@ static const char cmd_show_usage[] =
     "  --backend B  where the fused kernel re-runs (default cpu)\n"
     "  --compare L  the level for cases and vectors (default live); a reproducer\n"
     "               uses the level it records\n"
+    "  -h, --help   this text\n"
     "exit codes: 0 shown, 1 the re-run disagrees with the recording, 2 usage,\n"
     "3 unreadable document, 4 the backend failed\n";
 

@@ -62,7 +62,8 @@ static const char cmd_sweep_job_usage[] =
     "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N]\n"
     "  one job of `gmfuzz sweep` (the campaign driver starts it): generated\n"
     "  cases through the fuzzing harness its environment describes\n"
-    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n";
+    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n"
+    "  -h, --help  this text\n";
 
 int cmd_sweep_main(int argc, char **argv) {
     return cmd_fuzz_as("sweep", cmd_sweep_usage, CAMPAIGN_SWEEP, argc, argv);
