@@ -23,22 +23,21 @@ static bool cli_options_size(const char *flag, const char *text, size_t *out) {
     return true;
 }
 
-/* The shared flags, for getopt_long: each returns its index in this table
- * (flag = NULL, val = index), so one switch-free lookup gives its name. */
-static const struct option cli_options_long[] = {
-    {"max-file-size", required_argument, NULL, 0},
-    {"max-elements", required_argument, NULL, 1},
-    {"max-bs", required_argument, NULL, 2},
-    {"max-width", required_argument, NULL, 3},
-    {"target", required_argument, NULL, 4},
-    {"backend", required_argument, NULL, 5},
-    {"target-device", required_argument, NULL, 6},
-    {"target-timeout", required_argument, NULL, 7},
-    {"reference", required_argument, NULL, 8},
-    {"reference-device", required_argument, NULL, 9},
-    {"compare", required_argument, NULL, 10},
-    {"json", no_argument, NULL, 11},
-    {NULL, 0, NULL, 0},
+/* The shared flags; each one's code is CLI_OPTIONS_SHARED + its index. */
+enum { CLI_OPTIONS_N_SHARED = 12 };
+static const struct option cli_options_long[CLI_OPTIONS_N_SHARED] = {
+    {"max-file-size", required_argument, NULL, CLI_OPTIONS_SHARED + 0},
+    {"max-elements", required_argument, NULL, CLI_OPTIONS_SHARED + 1},
+    {"max-bs", required_argument, NULL, CLI_OPTIONS_SHARED + 2},
+    {"max-width", required_argument, NULL, CLI_OPTIONS_SHARED + 3},
+    {"target", required_argument, NULL, CLI_OPTIONS_SHARED + 4},
+    {"backend", required_argument, NULL, CLI_OPTIONS_SHARED + 5},
+    {"target-device", required_argument, NULL, CLI_OPTIONS_SHARED + 6},
+    {"target-timeout", required_argument, NULL, CLI_OPTIONS_SHARED + 7},
+    {"reference", required_argument, NULL, CLI_OPTIONS_SHARED + 8},
+    {"reference-device", required_argument, NULL, CLI_OPTIONS_SHARED + 9},
+    {"compare", required_argument, NULL, CLI_OPTIONS_SHARED + 10},
+    {"json", no_argument, NULL, CLI_OPTIONS_SHARED + 11},
 };
 
 enum { CLI_OPTIONS_N_LIMITS = 4, CLI_OPTIONS_COMPARE = 10, CLI_OPTIONS_JSON = 11 };
@@ -107,7 +106,7 @@ static bool cli_options_target_flag(cli_options *o, const char *flag, const char
     return true;
 }
 
-/* One recognized flag (its index in cli_options_long) and its value. */
+/* One shared flag (its index in cli_options_long) and its value. */
 static bool cli_options_flag(cli_options *o, int index, const char *value) {
     char flag[40];
     snprintf(flag, sizeof flag, "--%s", cli_options_long[index].name);
@@ -120,6 +119,7 @@ static bool cli_options_flag(cli_options *o, int index, const char *value) {
             fprintf(stderr, "gmfuzz: --compare takes live or strict\n");
             return false;
         }
+        o->compare_given = true;
         return true;
     }
     if (index == CLI_OPTIONS_JSON) {
@@ -129,68 +129,75 @@ static bool cli_options_flag(cli_options *o, int index, const char *value) {
     return cli_options_target_flag(o, flag, value);
 }
 
-/* getopt_long's '?' or ':': the flag it stopped at, named as given. */
-static void cli_options_bad_flag(char **argv, int at, bool missing) {
-    const char *flag = argv[at] != NULL ? argv[at] : "?";
-    if (missing) {
-        fprintf(stderr, "gmfuzz: %s needs a value\n", flag);
-    } else {
-        fprintf(stderr, "gmfuzz: unknown option '%s' (see gmfuzz --help)\n", flag);
+/* The scan's state: the options filled in, and what else takes flags. */
+typedef struct {
+    cli_options *o;
+    const cli_options_own *own;
+    bool allow_json;
+} cli_options_scan;
+
+static bool cli_options_take(void *ctx, const cli_getopt_item *item) {
+    cli_options_scan *scan = ctx;
+    int shared = item->code - CLI_OPTIONS_SHARED;
+    bool is_shared = shared >= 0 && shared < CLI_OPTIONS_N_SHARED;
+    if (item->code == CLI_GETOPT_ARG) {
+        scan->o->paths[scan->o->n_paths++] = item->value;
+        return true;
     }
+    if (!is_shared && scan->own != NULL) {
+        int taken = scan->own->take(scan->own->ctx, item);
+        if (taken >= 0) {
+            return taken == 1;
+        }
+    }
+    if (item->code == CLI_GETOPT_MISSING) {
+        fprintf(stderr, "gmfuzz: %s needs a value\n", item->flag);
+        return false;
+    }
+    if (!is_shared || (shared == CLI_OPTIONS_JSON && !scan->allow_json)) {
+        fprintf(stderr, "gmfuzz: unknown option '%s' (see gmfuzz --help)\n", item->flag);
+        return false;
+    }
+    return cli_options_flag(scan->o, shared, item->value);
 }
 
-bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_options *o,
-                       const char **paths) {
+/* The shared table followed by the command's own (NULL: out of memory). */
+static struct option *cli_options_table(const cli_options_own *own) {
+    size_t n_own = 0;
+    while (own != NULL && own->longs != NULL && own->longs[n_own].name != NULL) {
+        n_own++;
+    }
+    struct option *all = calloc(CLI_OPTIONS_N_SHARED + n_own + 1, sizeof *all);
+    if (all != NULL) {
+        memcpy(all, cli_options_long, sizeof cli_options_long);
+        for (size_t i = 0; i < n_own; i++) {
+            all[CLI_OPTIONS_N_SHARED + i] = own->longs[i];
+        }
+    }
+    return all;
+}
+
+bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options_own *own,
+                       cli_options *o, const char **paths) {
     memset(o, 0, sizeof *o);
     gm_target_builtin(&o->target, GM_BACKEND_CPU);
     o->compare = GM_COMPARE_LIVE;
     gm_limits_default(&o->limits);
     o->paths = paths;
-    /* getopt_long scans argv[optind..]: argv[first - 1] plays argv[0].
-     * "-" first in optstring: positional arguments come back in order, as
-     * option 1, so that flags and paths may mix. Only long flags: no
-     * abbreviations either, as before (getopt_long_only would take -json). */
-    char **args = argv + first - 1;
-    int n = argc - first + 1;
-    opterr = 0;
-    optind = 0; /* 0: glibc starts over (commands may parse twice) */
-    for (;;) {
-        int index = -1;
-        int at = optind == 0 ? 1 : optind;
-        int c = getopt_long(n, args, "-:", cli_options_long, &index);
-        if (c == -1) {
-            break;
-        }
-        if (c == 1) {
-            paths[o->n_paths++] = optarg;
-            continue;
-        }
-        bool exact = c >= 0 && c < CLI_OPTIONS_JSON + 1 &&
-                     strncmp(args[at] + 2, cli_options_long[c].name,
-                             strlen(cli_options_long[c].name)) == 0 &&
-                     (args[at][2 + strlen(cli_options_long[c].name)] == '\0' ||
-                      args[at][2 + strlen(cli_options_long[c].name)] == '=');
-        if (c == '?' || c == ':' || !exact || (c == CLI_OPTIONS_JSON && !allow_json)) {
-            cli_options_bad_flag(args, at, c == ':');
-            return false;
-        }
-        if (!cli_options_flag(o, c, optarg)) {
-            return false;
-        }
+    struct option *all = cli_options_table(own);
+    if (all == NULL) {
+        fprintf(stderr, "gmfuzz: out of memory\n");
+        return false;
     }
-    for (int i = optind; i < n; i++) { /* after "--": all paths */
-        paths[o->n_paths++] = args[i];
-    }
-    return true;
+    cli_options_scan scan = {o, own, allow_json};
+    bool ok = cli_getopt_scan(argc, argv, own != NULL ? own->shorts : "", all,
+                              cli_options_take, &scan);
+    free(all);
+    return ok;
 }
 
 bool cli_options_wants_help(int argc, char **argv) {
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            return true;
-        }
-    }
-    return false;
+    return cli_getopt_wants_help(argc, argv);
 }
 
 bool cli_options_open_backend(const cli_options *o, gm_backend **b) {

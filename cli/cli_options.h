@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "cli_getopt.h"
 #include "gm_backend.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
@@ -27,16 +28,32 @@ typedef struct {
     const char *reference;   /* --reference python:...: a three-way run; NULL: none */
     bool reference_cuda;     /* --reference-device cuda */
     gm_compare compare;
+    bool compare_given;      /* --compare was given */
     bool json;
     gm_limits limits;
     const char **paths; /* positional arguments, in order */
     int n_paths;
 } cli_options;
 
-/* Parses argv[first..argc); prints a message and returns false on a bad
- * flag. `allow_json` enables --json. `paths` must hold argc entries. */
-bool cli_options_parse(int argc, char **argv, int first, bool allow_json, cli_options *o,
-                       const char **paths);
+/* A command's own options, scanned with the shared ones (one table, one
+ * getopt_long scan). `longs` ends with a zero entry; their codes are
+ * below CLI_OPTIONS_SHARED. `take` gets each of them, and every unknown
+ * option or missing value first: it returns 1 taken, 0 a usage error (it
+ * said why), -1 not its own (the shared wording then). */
+enum { CLI_OPTIONS_SHARED = 256 };
+typedef struct {
+    const struct option *longs;
+    const char *shorts;
+    int (*take)(void *ctx, const cli_getopt_item *item);
+    void *ctx;
+} cli_options_own;
+
+/* Parses argv[1..argc) (argv[0] is the command's name): the shared flags,
+ * `own`'s (NULL: none) and the positional arguments, in order, into
+ * o->paths (`paths` must hold argc entries). `allow_json` enables --json.
+ * Prints a message and returns false on a usage error. */
+bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options_own *own,
+                       cli_options *o, const char **paths);
 
 /* Whether argv[1..argc) asks for --help (or -h) before any "--". */
 bool cli_options_wants_help(int argc, char **argv);

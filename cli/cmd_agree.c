@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "campaign_hub.h"
+#include "campaign.h"
 #include "cli_options.h"
 #include "gm_agree.h"
 #include "gm_gen.h"
@@ -48,6 +48,7 @@ static const char cmd_agree_usage[] =
     "  --target-timeout S      one call's limit for lib: and python: targets\n"
     "  --gpus all|LIST         spread the cases over these devices (0,1,...; a list may\n"
     "                          repeat one): one process each, case k on device k mod N\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed\n";
 
 /* What a run counted (a child of --gpus sends its own to the parent). */
@@ -175,42 +176,65 @@ static bool cmd_agree_generated(cmd_agree *a) {
     return true;
 }
 
-static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **backends) {
-    for (int i = 1; i < argc; i++) {
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (argv[i][0] != '-') {
-            gm_error err = {0};
-            if (!gm_paths_add(&a->docs, argv[i], &err)) {
-                fprintf(stderr, "gmfuzz: %s\n", err.msg);
-                return false;
-            }
-            continue;
-        }
-        if (value == NULL) {
-            fprintf(stderr, "gmfuzz agree: %s needs a value\n", argv[i]);
-            return false;
-        }
-        if (strcmp(argv[i], "--backends") == 0 || strcmp(argv[i], "--targets") == 0) {
-            *backends = value;
-        } else if (strcmp(argv[i], "--target-device") == 0) {
-            a->device_cpu = strcmp(value, "cpu") == 0;
-        } else if (strcmp(argv[i], "--target-timeout") == 0) {
-            a->timeout_s = strtod(value, NULL);
-        } else if (strcmp(argv[i], "--cases") == 0) {
-            a->cases = atol(value);
-        } else if (strcmp(argv[i], "--seed") == 0) {
-            a->seed = strtoull(value, NULL, 10);
-        } else if (strcmp(argv[i], "--save") == 0) {
-            a->save_dir = value;
-        } else if (strcmp(argv[i], "--gpus") == 0) {
-            a->gpus = value;
-        } else {
-            fprintf(stderr, "gmfuzz agree: unknown option '%s'\n", argv[i]);
-            return false;
-        }
-        i++;
+/* agree's options: each takes a value. */
+enum { CMD_AGREE_BACKENDS = 1000, CMD_AGREE_DEVICE, CMD_AGREE_TIMEOUT, CMD_AGREE_CASES,
+       CMD_AGREE_SEED, CMD_AGREE_SAVE, CMD_AGREE_GPUS };
+static const struct option cmd_agree_longs[] = {
+    {"backends", required_argument, NULL, CMD_AGREE_BACKENDS},
+    {"targets", required_argument, NULL, CMD_AGREE_BACKENDS},
+    {"target-device", required_argument, NULL, CMD_AGREE_DEVICE},
+    {"target-timeout", required_argument, NULL, CMD_AGREE_TIMEOUT},
+    {"cases", required_argument, NULL, CMD_AGREE_CASES},
+    {"seed", required_argument, NULL, CMD_AGREE_SEED},
+    {"save", required_argument, NULL, CMD_AGREE_SAVE},
+    {"gpus", required_argument, NULL, CMD_AGREE_GPUS},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct {
+    cmd_agree *a;
+    const char **backends;
+} cmd_agree_scan;
+
+/* A document path, or a usage error. */
+static bool cmd_agree_other(cmd_agree *a, const cli_getopt_item *item) {
+    gm_error err = {0};
+    if (item->code == CLI_GETOPT_MISSING) {
+        fprintf(stderr, "gmfuzz agree: %s needs a value\n", item->flag);
+        return false;
+    }
+    if (item->code != CLI_GETOPT_ARG) {
+        fprintf(stderr, "gmfuzz agree: unknown option '%s'\n", item->flag);
+        return false;
+    }
+    if (!gm_paths_add(&a->docs, item->value, &err)) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+        return false;
     }
     return true;
+}
+
+/* The values are read as before this command had a table: not checked
+ * (--cases x is 0 cases). */
+static bool cmd_agree_take(void *ctx, const cli_getopt_item *item) {
+    cmd_agree_scan *scan = ctx;
+    cmd_agree *a = scan->a;
+    const char *value = item->value;
+    switch (item->code) {
+    case CMD_AGREE_BACKENDS: *scan->backends = value; return true;
+    case CMD_AGREE_DEVICE: a->device_cpu = strcmp(value, "cpu") == 0; return true;
+    case CMD_AGREE_TIMEOUT: a->timeout_s = strtod(value, NULL); return true;
+    case CMD_AGREE_CASES: a->cases = atol(value); return true;
+    case CMD_AGREE_SEED: a->seed = strtoull(value, NULL, 10); return true;
+    case CMD_AGREE_SAVE: a->save_dir = value; return true;
+    case CMD_AGREE_GPUS: a->gpus = value; return true;
+    default: return cmd_agree_other(a, item);
+    }
+}
+
+static bool cmd_agree_parse(cmd_agree *a, int argc, char **argv, const char **backends) {
+    cmd_agree_scan scan = {a, backends};
+    return cli_getopt_scan(argc, argv, "", cmd_agree_longs, cmd_agree_take, &scan);
 }
 
 /* Opens the backends and runs this process's share of the cases. */

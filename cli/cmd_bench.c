@@ -33,6 +33,7 @@ static const char cmd_bench_usage[] =
     "                          fresh), warm and cold replay, host time, the DRAM floor\n"
     "                          (bench/kernel_vs.py, torch; $GMFUZZ_PYTHON or python3)\n"
     "  --regime R              with --vs: small, pool or fresh only\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 done, 2 usage, 4 no GPU or the benchmark failed\n";
 
 #ifndef GMFUZZ_HAVE_CUDA
@@ -120,6 +121,34 @@ static const char *cmd_bench_pool_name(bench_kernel_pool pool) {
     return pool == BENCH_KERNEL_POOL_FRESH ? "fresh" : "recycled";
 }
 
+/* bench kernel's options (--vs and --regime go to bench/kernel_vs.py);
+ * --launch-only N is internal: this program under ncu. */
+enum { CMD_BENCH_NCU = 1000, CMD_BENCH_JSON, CMD_BENCH_SHAPE, CMD_BENCH_POOL,
+       CMD_BENCH_LAUNCH_ONLY };
+static const struct option cmd_bench_longs[] = {
+    {"ncu", no_argument, NULL, CMD_BENCH_NCU},
+    {"json", required_argument, NULL, CMD_BENCH_JSON},
+    {"shape", required_argument, NULL, CMD_BENCH_SHAPE},
+    {"pool", required_argument, NULL, CMD_BENCH_POOL},
+    {"launch-only", required_argument, NULL, CMD_BENCH_LAUNCH_ONLY},
+    {NULL, 0, NULL, 0},
+};
+
+static bool cmd_bench_take(void *ctx, const cli_getopt_item *item) {
+    cmd_bench_options *o = ctx;
+    switch (item->code) {
+    case CMD_BENCH_NCU: o->ncu = true; return true;
+    case CMD_BENCH_JSON: o->json_path = item->value; return true;
+    case CMD_BENCH_SHAPE: o->shape = atoi(item->value); return true;
+    case CMD_BENCH_POOL: return cmd_bench_parse_pool(item->value, &o->pool);
+    case CMD_BENCH_LAUNCH_ONLY: o->launch_only = atoi(item->value); return true;
+    default:
+        fprintf(stderr, "gmfuzz bench: unknown or incomplete option '%s'\n",
+                item->flag != NULL ? item->flag : item->value);
+        return false;
+    }
+}
+
 static bool cmd_bench_parse(int argc, char **argv, cmd_bench_options *o) {
     *o = (cmd_bench_options){NULL, false, -1, 0, BENCH_KERNEL_POOL_RECYCLED};
     if (argc < 2 || strcmp(argv[1], "kernel") != 0) {
@@ -127,24 +156,9 @@ static bool cmd_bench_parse(int argc, char **argv, cmd_bench_options *o) {
                         "[--pool recycled|fresh]\n");
         return false;
     }
-    for (int i = 2; i < argc; i++) {
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--ncu") == 0) {
-            o->ncu = true;
-        } else if (value != NULL && strcmp(argv[i], "--json") == 0) {
-            o->json_path = argv[++i];
-        } else if (value != NULL && strcmp(argv[i], "--shape") == 0) {
-            o->shape = atoi(argv[++i]);
-        } else if (value != NULL && strcmp(argv[i], "--pool") == 0) {
-            if (!cmd_bench_parse_pool(argv[++i], &o->pool)) {
-                return false;
-            }
-        } else if (value != NULL && strcmp(argv[i], "--launch-only") == 0) {
-            o->launch_only = atoi(argv[++i]);
-        } else {
-            fprintf(stderr, "gmfuzz bench: unknown or incomplete option '%s'\n", argv[i]);
-            return false;
-        }
+    /* "kernel" plays argv[0] for the scan of what follows it */
+    if (!cli_getopt_scan(argc - 1, argv + 1, "", cmd_bench_longs, cmd_bench_take, o)) {
+        return false;
     }
     if (o->shape >= BENCH_KERNEL_SHAPES) {
         fprintf(stderr, "gmfuzz bench: --shape takes 0..%d\n", BENCH_KERNEL_SHAPES - 1);

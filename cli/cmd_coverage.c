@@ -23,24 +23,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "cli_options.h"
 #include "cmd_report.h"
-#include "coverage_build.h"
-#include "coverage_export.h"
-#include "coverage_proc.h"
-#include "coverage_run.h"
-#include "coverage_summary.h"
-#include "coverage_tools.h"
-#include "gm_paths.h"
+#include "coverage.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."
 #endif
-#ifndef GMFUZZ_CMAKE
-#define GMFUZZ_CMAKE "cmake"
-#endif
-
-enum { CMD_COVERAGE_EXIT_FOLDER = 3, CMD_COVERAGE_EXIT_TOOL = 4 };
 
 static const char cmd_coverage_usage[] =
     "usage: gmfuzz coverage DIR [--build TREE] [--source SRC] [--jobs N]\n"
@@ -55,141 +45,70 @@ static const char cmd_coverage_usage[] =
     "  --source SRC   gmfuzz's source folder (default: the one this gmfuzz was built\n"
     "                 from, " GMFUZZ_SOURCE_DIR ")\n"
     "  --jobs N       parallel build jobs (default: the number of CPUs)\n"
+    "  -h, --help     this text\n"
     "  tools: $LLVM_PROFDATA, $LLVM_COV, $CC (a clang) when set, else\n"
     "  llvm-profdata-N, llvm-cov-N, clang-N of one version N, else the plain names\n"
     "exit codes: 0 written, 2 usage, 3 DIR is not a folder or holds no inputs,\n"
     "4 a tool is missing or failed (cmake, the build, the runner, llvm-profdata,\n"
     "llvm-cov) or a file could not be written\n";
 
+/* coverage's options. */
+enum { CMD_COVERAGE_BUILD = 1000, CMD_COVERAGE_SOURCE, CMD_COVERAGE_JOBS };
+static const struct option cmd_coverage_longs[] = {
+    {"build", required_argument, NULL, CMD_COVERAGE_BUILD},
+    {"source", required_argument, NULL, CMD_COVERAGE_SOURCE},
+    {"jobs", required_argument, NULL, CMD_COVERAGE_JOBS},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 typedef struct {
-    const char *dir, *build, *source;
-    int jobs;
+    coverage_options o;
     bool help;
 } cmd_coverage_args;
 
-static bool cmd_coverage_parse(int argc, char **argv, cmd_coverage_args *a) {
-    memset(a, 0, sizeof *a);
-    a->source = GMFUZZ_SOURCE_DIR;
-    a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        bool has_value = i + 1 < argc;
-        char *end = NULL;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            a->help = true;
-        } else if (strcmp(arg, "--build") == 0 && has_value) {
-            a->build = argv[++i];
-        } else if (strcmp(arg, "--source") == 0 && has_value) {
-            a->source = argv[++i];
-        } else if (strcmp(arg, "--jobs") == 0 && has_value) {
-            a->jobs = (int)strtol(argv[++i], &end, 10);
-            if (*end != '\0' || a->jobs < 1 || a->jobs > 1024) {
-                fprintf(stderr, "gmfuzz coverage: --jobs %s: not a number 1..1024\n", argv[i]);
-                return false;
-            }
-        } else if (arg[0] == '-') {
-            fprintf(stderr, "gmfuzz coverage: unknown option or missing value '%s'\n", arg);
-            return false;
-        } else if (a->dir == NULL) {
-            a->dir = arg;
-        } else {
-            fprintf(stderr, "gmfuzz coverage: takes one folder, got '%s' too\n", arg);
+static bool cmd_coverage_jobs(const char *text, int *jobs) {
+    unsigned long long n = 0;
+    if (!cli_getopt_uint(text, 1, 1024, &n)) {
+        fprintf(stderr, "gmfuzz coverage: --jobs %s: not a number 1..1024\n", text);
+        return false;
+    }
+    *jobs = (int)n;
+    return true;
+}
+
+static bool cmd_coverage_take(void *ctx, const cli_getopt_item *item) {
+    cmd_coverage_args *a = ctx;
+    switch (item->code) {
+    case 'h': a->help = true; return true;
+    case CMD_COVERAGE_BUILD: a->o.build = item->value; return true;
+    case CMD_COVERAGE_SOURCE: a->o.source = item->value; return true;
+    case CMD_COVERAGE_JOBS: return cmd_coverage_jobs(item->value, &a->o.jobs);
+    case CLI_GETOPT_ARG:
+        if (a->o.dir != NULL) {
+            fprintf(stderr, "gmfuzz coverage: takes one folder, got '%s' too\n", item->value);
             return false;
         }
+        a->o.dir = item->value;
+        return true;
+    default:
+        fprintf(stderr, "gmfuzz coverage: unknown option or missing value '%s'\n", item->flag);
+        return false;
     }
-    if (!a->help && a->dir == NULL) {
+}
+
+static bool cmd_coverage_parse(int argc, char **argv, cmd_coverage_args *a) {
+    memset(a, 0, sizeof *a);
+    a->o.source = GMFUZZ_SOURCE_DIR;
+    a->o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (!cli_getopt_scan(argc, argv, "h", cmd_coverage_longs, cmd_coverage_take, a)) {
+        return false;
+    }
+    if (!a->help && a->o.dir == NULL) {
         fprintf(stderr, "gmfuzz coverage: takes a campaign folder DIR\n");
         return false;
     }
     return true;
-}
-
-typedef struct {
-    char out[PATH_MAX], build[PATH_MAX], log[PATH_MAX], runner[PATH_MAX], json[PATH_MAX];
-    coverage_tools tools;
-    coverage_run run;
-} cmd_coverage_state;
-
-/* The cmake that configured this gmfuzz, else the one in PATH. */
-static const char *cmd_coverage_cmake(void) {
-    return access(GMFUZZ_CMAKE, X_OK) == 0 ? GMFUZZ_CMAKE : "cmake";
-}
-
-static bool cmd_coverage_prepare(const cmd_coverage_args *a, cmd_coverage_state *s,
-                                 gm_error *err) {
-    /* Room for every name the command puts under DIR and the tree. */
-    size_t dir_len = strlen(a->dir), build_len = a->build != NULL ? strlen(a->build) : 0;
-    if (dir_len > PATH_MAX - 128 || build_len > PATH_MAX - 128) {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: path too long",
-                            dir_len > PATH_MAX - 128 ? "DIR" : "--build");
-    }
-    /* (the lengths were checked above; the results are checked anyway, so
-     * that no compiler has to prove it) */
-    bool fits = snprintf(s->out, sizeof s->out, "%s/coverage", a->dir) < (int)sizeof s->out;
-    if (a->build != NULL) {
-        fits = fits && snprintf(s->build, sizeof s->build, "%s", a->build) < (int)sizeof s->build;
-    } else {
-        fits = fits &&
-               snprintf(s->build, sizeof s->build, "%s/build", s->out) < (int)sizeof s->build;
-    }
-    fits = fits && snprintf(s->log, sizeof s->log, "%s/coverage.log", s->out) < (int)sizeof s->log;
-    fits = fits &&
-           snprintf(s->json, sizeof s->json, "%s/export.json", s->out) < (int)sizeof s->json;
-    if (!fits) {
-        return gm_error_set(err, GM_ERR_USAGE, "DIR: path too long");
-    }
-    if (!gm_paths_make_dirs(s->out, err)) {
-        return false;
-    }
-    FILE *log = fopen(s->log, "w"); /* this run's output only */
-    if (log == NULL) {
-        return gm_error_set(err, GM_ERR_IO, "%s: cannot write it", s->log);
-    }
-    fclose(log);
-    return true;
-}
-
-static bool cmd_coverage_build(const cmd_coverage_args *a, cmd_coverage_state *s,
-                               gm_error *err) {
-    coverage_build_config c = {a->source, s->build, s->log, cmd_coverage_cmake(), a->jobs};
-    bool reused = false;
-    fprintf(stderr, "gmfuzz coverage: building %s (clang %s; output in %s)\n", s->build,
-            s->tools.clang, s->log);
-    if (!coverage_build_runner(&c, &s->tools, s->runner, &reused, err)) {
-        return false;
-    }
-    fprintf(stderr, "gmfuzz coverage: %s tree %s\n", reused ? "reused the" : "configured a new",
-            s->build);
-    return true;
-}
-
-static bool cmd_coverage_html(cmd_coverage_state *s, gm_error *err) {
-    char profile[PATH_MAX + 32], outdir[PATH_MAX + 32];
-    snprintf(profile, sizeof profile, "-instr-profile=%s", s->run.profdata);
-    snprintf(outdir, sizeof outdir, "-output-dir=%s/html", s->out);
-    char *show[] = {s->tools.cov, "show", s->runner, profile, "-format=html", outdir,
-                    "-show-branches=count", "-show-line-counts-or-regions", NULL};
-    char *export[] = {s->tools.cov, "export", s->runner, profile, "-format=text",
-                      "-skip-functions", NULL};
-    return coverage_proc_run(show, NULL, NULL, s->log, err) &&
-           coverage_proc_run(export, NULL, s->json, s->log, err);
-}
-
-static bool cmd_coverage_summary(const cmd_coverage_args *a, cmd_coverage_state *s,
-                                 gm_error *err) {
-    coverage_export x;
-    if (!coverage_export_read(s->json, a->source, &x, err)) {
-        return false;
-    }
-    coverage_summary_info info = {a->dir, a->source, s->run.counts, s->out};
-    bool ok = coverage_summary_write(&info, &x, err);
-    if (ok) {
-        coverage_summary_table(stdout, &x);
-        printf("wrote %s/summary.json\nwrote %s/summary.txt\nwrote %s/html/index.html\n",
-               s->out, s->out, s->out);
-    }
-    coverage_export_free(&x);
-    return ok;
 }
 
 /* The campaign's reports again, now with the link (a plain folder of
@@ -209,37 +128,6 @@ static void cmd_coverage_reports(const char *dir) {
     cmd_report_main(2, argv);
 }
 
-static int cmd_coverage_run(const cmd_coverage_args *a) {
-    cmd_coverage_state *s = calloc(1, sizeof *s);
-    gm_error err = {0};
-    struct stat st;
-    int rc = CMD_COVERAGE_EXIT_TOOL;
-    if (s == NULL) {
-        gm_error_set(&err, GM_ERR_MEMORY, "out of memory");
-    } else if (stat(a->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        gm_error_set(&err, GM_ERR_IO, "%s: no such folder", a->dir);
-        rc = CMD_COVERAGE_EXIT_FOLDER;
-    } else if (coverage_tools_find(&s->tools, &err) && cmd_coverage_prepare(a, s, &err) &&
-               cmd_coverage_build(a, s, &err)) {
-        s->run = (coverage_run){.dir = a->dir, .out = s->out, .runner = s->runner, .log = s->log};
-        if (!coverage_run_profile(&s->run, &s->tools, &err)) {
-            rc = s->run.folders == 0 ? CMD_COVERAGE_EXIT_FOLDER : CMD_COVERAGE_EXIT_TOOL;
-        } else {
-            fprintf(stderr, "gmfuzz coverage: %s\n", s->run.counts);
-            rc = cmd_coverage_html(s, &err) && cmd_coverage_summary(a, s, &err)
-                     ? CLI_EXIT_OK
-                     : CMD_COVERAGE_EXIT_TOOL;
-        }
-    }
-    if (rc != CLI_EXIT_OK) {
-        fprintf(stderr, "gmfuzz coverage: %s\n", err.msg);
-    } else {
-        cmd_coverage_reports(a->dir);
-    }
-    free(s);
-    return rc;
-}
-
 int cmd_coverage_main(int argc, char **argv) {
     cmd_coverage_args a;
     if (!cmd_coverage_parse(argc, argv, &a)) {
@@ -250,5 +138,9 @@ int cmd_coverage_main(int argc, char **argv) {
         fputs(cmd_coverage_usage, stdout);
         return CLI_EXIT_OK;
     }
-    return cmd_coverage_run(&a);
+    int rc = coverage_main(&a.o);
+    if (rc == COVERAGE_EXIT_OK) {
+        cmd_coverage_reports(a.o.dir);
+    }
+    return rc;
 }

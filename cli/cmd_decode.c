@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "fuzz_decode.h"
 #include "gm_json.h"
@@ -16,7 +16,9 @@ static const char cmd_decode_usage[] =
     "The case that the fuzzer input BYTES decodes to (fuzz/fuzz_decode.h: every byte\n"
     "string decodes), as a gmfuzz-case-v1 document: to CASE.json, or to stdout.\n"
     "BYTES is what libFuzzer, AFL++ or ClusterFuzzLite saved (crash-*, id:*, a corpus\n"
-    "file). Exit 0 when written, 2 on a usage error, 3 when BYTES cannot be read.\n";
+    "file). Exit 0 when written, 2 on a usage error, 3 when BYTES cannot be read.\n"
+    "  -o, --output CASE.json  where the case goes (default stdout)\n"
+    "  -h, --help              this text\n";
 
 static bool cmd_decode_write(const gm_case *c, const char *out, gm_error *err) {
     cJSON *root = gm_json_case(c);
@@ -44,7 +46,7 @@ int cmd_decode_main(int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL;
     int c;
-    optind = 1;
+    optind = 0; /* glibc starts over; permuting: flags may follow paths */
     while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         if (c == 'h') {
             fputs(cmd_decode_usage, stdout);
@@ -62,7 +64,7 @@ int cmd_decode_main(int argc, char **argv) {
     }
     gm_error err = {0};
     size_t size = 0;
-    uint8_t *bytes = cli_input_slurp(argv[optind], &size, &err);
+    uint8_t *bytes = fuzz_casefile_slurp(argv[optind], &size, &err);
     bool read = bytes != NULL;
     gm_case k;
     gm_case_init(&k);

@@ -33,6 +33,7 @@ static const char cmd_export_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 written, 1 refused (replay rejects the reproducer), 2 usage,\n"
     "3 unreadable input or not a reproducer, 4 the output cannot be written or the\n"
     "backend failed\n";
@@ -46,30 +47,37 @@ typedef struct {
     const char *output;
 } cmd_export_options;
 
-/* `export pytest ...`: takes -o out of argv (into `rest`), then parses the
- * shared flags. */
-static bool cmd_export_parse(int argc, char **argv, cmd_export_options *o, char **rest,
-                             const char **paths) {
+/* export's own option, besides the shared ones. */
+static const struct option cmd_export_longs[] = {
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_export_take(void *ctx, const cli_getopt_item *item) {
+    cmd_export_options *o = ctx;
+    if (item->code == CLI_GETOPT_MISSING &&
+        (strcmp(item->flag, "-o") == 0 || strcmp(item->flag, "--output") == 0)) {
+        fprintf(stderr, "gmfuzz export: %s needs a file\n", item->flag);
+        return 0;
+    }
+    if (item->code != 'o') {
+        return -1;
+    }
+    o->output = item->value;
+    return 1;
+}
+
+/* `export pytest ...`: argv[1] names the format, and plays argv[0] for the
+ * scan of what follows it. */
+static bool cmd_export_parse(int argc, char **argv, cmd_export_options *o, const char **paths) {
     memset(o, 0, sizeof *o);
     if (argc < 2 || strcmp(argv[1], "pytest") != 0) {
         fprintf(stderr, "gmfuzz export: the one format is pytest: "
                         "gmfuzz export pytest REPRO.json -o test_x.py\n");
         return false;
     }
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "gmfuzz export: %s needs a file\n", argv[i]);
-                return false;
-            }
-            o->output = argv[++i];
-        } else {
-            rest[n++] = argv[i];
-        }
-    }
-    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+    cli_options_own own = {cmd_export_longs, "o:", cmd_export_take, o};
+    if (!cli_options_parse(argc - 1, argv + 1, false, &own, &o->common, paths)) {
         return false;
     }
     if (o->common.n_paths != 1 || o->output == NULL) {
@@ -181,16 +189,14 @@ int cmd_export_main(int argc, char **argv) {
         fputs(cmd_export_usage, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_export_options o;
     int rc = CLI_EXIT_USAGE;
-    if (rest == NULL || paths == NULL) {
+    if (paths == NULL) {
         rc = CLI_EXIT_BACKEND;
-    } else if (cmd_export_parse(argc, argv, &o, rest, paths)) {
+    } else if (cmd_export_parse(argc, argv, &o, paths)) {
         rc = cmd_export_run(&o);
     }
-    free(rest);
     free(paths);
     return rc;
 }

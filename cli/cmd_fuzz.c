@@ -1,202 +1,151 @@
-/* gmfuzz fuzz: a coverage-guided differential campaign.
+/* gmfuzz fuzz [options]: a coverage-guided differential campaign
+ * (campaign/campaign.h runs it; this file parses its options).
  *
- *   prepare   the output folder, target, seeds, dictionary, baseline
- *             (campaign_setup.h)
- *   run       the engine processes until time is up or Ctrl-C
- *             (campaign_run.h, campaign_engine.h)
- *   minimize  one representative per signature into DIR/repros/
- *             (campaign_repro.h)
- *   report    the summary on stdout and in DIR/summary.txt
- *             (campaign_summary.h); how it ended in DIR/campaign.json
- *             (campaign_record.h); report.md, summary.json, junit.xml and
- *             report.html (campaign_report.h)
- *
- * Exit codes (campaign_setup.h): 0 nothing new was found, 1 a new
- * signature was found, 2 usage, 4 infrastructure (no target, engines that
- * would not run, the backend failed), 5 the --out folder is locked by
- * another campaign (campaign_lock.h), 6 a finding could not be saved.
+ * Exit codes (campaign.h): 0 nothing new was found, 1 a new signature was
+ * found, 2 usage, 4 infrastructure (no target, engines that would not run,
+ * the backend failed), 5 the --out folder is locked by another campaign,
+ * 6 a finding could not be saved.
  */
 #include "cmd_fuzz.h"
 
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
-#include "campaign_minimizer.h"
-#include "campaign_options.h"
-#include "campaign_record.h"
-#include "campaign_report.h"
-#include "campaign_repro.h"
-#include "campaign_run.h"
-#include "campaign_setup.h"
-#include "campaign_signal.h"
-#include "campaign_summary.h"
+#include "campaign.h"
+#include "cli_getopt.h"
 #include "cli_options.h"
-#include "gm_file.h"
 
-/* One reproducer per signature, made in child processes
- * (campaign_minimizer.h); NULL (and a note in `problem`) when the backend
- * could not be opened or failed. */
-static campaign_repro *cmd_fuzz_repros(const campaign_setup *s, const campaign_failures *f,
-                                       char *problem, size_t problem_size) {
-    campaign_repro *repros = calloc(f->n_sigs + 1, sizeof *repros);
-    size_t skipped = 0;
-    if (repros == NULL) {
-        snprintf(problem, problem_size, "no reproducers: out of memory");
-        return NULL;
+static const char cmd_fuzz_usage[] =
+    "usage: gmfuzz fuzz [options]\n"
+    "\n"
+    "A coverage-guided differential campaign: the engine's target runs every\n"
+    "input through the reference and the fused kernel; a difference whose\n"
+    "signature the baseline does not know is saved in DIR/failures/. At the\n"
+    "end one representative per signature is minimized into DIR/repros/ and\n"
+    "a summary is printed and written to DIR/summary.txt. Ctrl-C ends the\n"
+    "campaign early and keeps everything.\n"
+    "\n"
+    "  --engine libfuzzer|afl++|sweep\n"
+    "                            the fuzzing engine (default libfuzzer); sweep:\n"
+    "                            generated cases in batches, no coverage (gmfuzz sweep)\n"
+    "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
+    "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
+    "  --hubs N                  processes that own a GPU target for all jobs\n"
+    "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
+    "                            each job its own worker; docs/TARGETS.md)\n"
+    "  --hub-lanes N             threads per hub of a builtin target (default 8)\n"
+    "  --gpus all|LIST           one hub per device (0,1,...; a list may repeat one),\n"
+    "                            job k on hub k mod N; all: CUDA_VISIBLE_DEVICES or\n"
+    "                            every GPU\n"
+    "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
+    "  --time S                  wall-clock seconds (default 60)\n"
+    "  --jobs N                  engine processes (default: all cores)\n"
+    "  --out DIR                 output folder (default out/fuzz-<UTC time>)\n"
+    "  --compare live|strict     comparison level (default live)\n"
+    "  --strict-baseline         every mismatch is a failure, known or not\n"
+    "  --baseline FILE           known differences (default corpus/known.json)\n"
+    "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
+    "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
+    "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
+    "  --target-timeout S        one call's limit for lib: and python: (default 10)\n"
+    "  --reference python:[MODULE][:FUNCTION]\n"
+    "                            also the legacy sequence in real PyTorch (three-way)\n"
+    "  --engine-binary PATH      the engine's target binary (default: searched; also\n"
+    "                            --target PATH, when PATH is not a target spec)\n"
+    "  --seeds DIR | --no-seeds  seed corpus (default corpus/seed)\n"
+    "  --dict FILE | --no-dict   dictionary (default fuzz/gmfuzz.dict)\n"
+    "  --runs N                  executions per job, then stop (libFuzzer)\n"
+    "  --seed N                  engine seed of job 0 (job k: N + k)\n"
+    "  --stop-on-new             end at the first new signature\n"
+    "  --abort-on-failure        the target aborts at each failure (the engine\n"
+    "                            records a crash) and is restarted; default: it\n"
+    "                            saves each signature once and goes on\n"
+    "  --no-minimize             keep the failures as found\n"
+    "  --minimize-time S         the minimization's budget after the campaign\n"
+    "                            (default max(10, 25% of --time)); reproducers it\n"
+    "                            does not reach are saved unminimized\n"
+    "  --stall-timeout S         restart a job with no output and no CPU time\n"
+    "                            for S seconds, or whose execution count stands\n"
+    "                            still S seconds past its next report (default 60)\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
+    "4 infrastructure (target missing, engine failed to start), 5 the --out\n"
+    "folder is in use by another campaign, 6 a finding could not be saved\n";
+
+
+/* The options of fuzz and sweep, in the order of the help text; each
+ * one's code is CMD_FUZZ_CODE + its index here (past getopt's own codes:
+ * 1 is a positional argument). campaign_options_set gives them their
+ * meaning. */
+static const char *const cmd_fuzz_names[] = {
+    "engine", "batch", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
+    "compare", "strict-baseline", "baseline", "target", "target-device", "target-timeout",
+    "reference", "engine-binary", "seeds", "no-seeds", "dict", "no-dict", "runs", "seed",
+    "stop-on-new", "abort-on-failure", "no-minimize", "minimize-time", "stall-timeout",
+};
+enum { CMD_FUZZ_N = sizeof cmd_fuzz_names / sizeof cmd_fuzz_names[0], CMD_FUZZ_CODE = 1000,
+       CMD_FUZZ_HELP = 'h' };
+
+/* The getopt_long table of cmd_fuzz_names, then --help. */
+static void cmd_fuzz_table(struct option *longs) {
+    char flag[40];
+    for (int i = 0; i < CMD_FUZZ_N; i++) {
+        snprintf(flag, sizeof flag, "--%s", cmd_fuzz_names[i]);
+        bool valued = campaign_options_takes_value(flag);
+        longs[i] = (struct option){cmd_fuzz_names[i], valued ? required_argument : no_argument,
+                                   NULL, CMD_FUZZ_CODE + i};
     }
-    if (!campaign_minimizer_run(s, f, repros, &skipped, problem, problem_size)) {
-        free(repros);
-        return NULL;
-    }
-    return repros;
+    longs[CMD_FUZZ_N] = (struct option){"help", no_argument, NULL, CMD_FUZZ_HELP};
+    longs[CMD_FUZZ_N + 1] = (struct option){NULL, 0, NULL, 0};
 }
 
-static int cmd_fuzz_exit_code(const campaign_summary *sum, bool ran, bool unsaved) {
-    if (unsaved) {
-        return CAMPAIGN_EXIT_UNSAVED; /* before "new": what was found is incomplete */
-    }
-    if (campaign_summary_new(sum) > 0) {
-        return CLI_EXIT_FINDING;
-    }
-    return ran && sum->problem == NULL ? CLI_EXIT_OK : CLI_EXIT_BACKEND;
-}
+typedef struct {
+    campaign_options *o;
+    bool help;
+    char msg[512];
+} cmd_fuzz_scan;
 
-/* DIR/summary.txt, whole or not at all (gm_file_write_atomic); false
- * (said on stderr) when it could not be written. */
-static bool cmd_fuzz_write_summary(const campaign_summary *sum) {
-    char path[CAMPAIGN_PATH_MAX + 16];
-    char *text = NULL;
-    size_t len = 0;
-    gm_error err = {0};
-    snprintf(path, sizeof path, "%s/summary.txt", sum->setup->dir);
-    FILE *f = open_memstream(&text, &len);
-    if (f != NULL) {
-        campaign_summary_print(f, sum, 0);
+static bool cmd_fuzz_take(void *ctx, const cli_getopt_item *item) {
+    cmd_fuzz_scan *scan = ctx;
+    const char *v = item->value;
+    if (item->code == CMD_FUZZ_HELP) {
+        scan->help = true; /* shown once the rest parsed */
+    } else if (item->code == CLI_GETOPT_MISSING) {
+        snprintf(scan->msg, sizeof scan->msg, "%s: bad or missing value", item->flag);
+        return false;
+    } else if (item->code < CMD_FUZZ_CODE || item->code >= CMD_FUZZ_CODE + CMD_FUZZ_N) {
+        snprintf(scan->msg, sizeof scan->msg, "unknown option '%s' (see gmfuzz fuzz --help)",
+                 item->flag != NULL ? item->flag : v);
+        return false;
+    } else if (!campaign_options_set(scan->o, item->flag, v)) {
+        snprintf(scan->msg, sizeof scan->msg, "%s: bad or missing value%s%s%s", item->flag,
+                 v ? " '" : "", v ? v : "", v ? "'" : "");
+        return false;
     }
-    bool ok = f != NULL && fclose(f) == 0 && gm_file_write_atomic(path, text, len, &err);
-    if (!ok) {
-        fprintf(stderr, "gmfuzz fuzz: cannot write %s: %s\n", path,
-                err.msg[0] ? err.msg : "out of memory");
-    }
-    free(text);
-    return ok;
-}
-
-static void cmd_fuzz_report(campaign_summary *sum) {
-    campaign_summary_print(stdout, sum, CAMPAIGN_SUMMARY_SCREEN_SIGNATURES);
-    cmd_fuzz_write_summary(sum);
-}
-
-/* Adds `what` to the summary's problem (kept in `buf`). */
-static void cmd_fuzz_add_problem(campaign_summary *sum, const char *what, char *buf,
-                                 size_t size) {
-    char old[1024];
-    snprintf(old, sizeof old, "%s", sum->problem != NULL ? sum->problem : "");
-    snprintf(buf, size, "%s%s%s", old, old[0] ? "; " : "", what);
-    sum->problem = buf;
-}
-
-/* How the campaign ended goes into campaign.json, then the reports are
- * written from the folder. summary.txt and the reproducers are on disk
- * before the reports are tried, so a report that fails loses nothing: it
- * is an infrastructure problem (exit 4 unless something new was found). */
-static void cmd_fuzz_record(campaign_summary *sum, bool ran, bool unsaved, char *html,
-                            size_t html_size, char *problem, size_t problem_size) {
-    gm_error err = {0};
-    char what[GM_ERROR_MSG_MAX + 32];
-    /* The space kept since the start (campaign_record.h) is given back
-     * now: on a full disk, the record and the summary still fit. */
-    campaign_record_release_reserve(sum->setup);
-    if (!campaign_record_end(sum, &err)) {
-        snprintf(what, sizeof what, "campaign record: %s", err.msg);
-        cmd_fuzz_add_problem(sum, what, problem, problem_size);
-        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
-    }
-    if (!cmd_fuzz_write_summary(sum)) {
-        cmd_fuzz_add_problem(sum, "summary.txt could not be written", problem, problem_size);
-        sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
-        campaign_record_end(sum, &err);
-    }
-    fprintf(stderr, "gmfuzz fuzz: writing the reports\n");
-    if (campaign_report_write(sum->setup, html, html_size, &err)) {
-        sum->report = html;
-        return;
-    }
-    snprintf(what, sizeof what, "reports: %s", err.msg);
-    cmd_fuzz_add_problem(sum, what, problem, problem_size);
-    sum->exit_code = cmd_fuzz_exit_code(sum, ran, unsaved);
-    campaign_record_end(sum, &err);
-}
-
-/* Runs a prepared campaign to its end and reports it. */
-static int cmd_fuzz_campaign(campaign_setup *s) {
-    campaign_run run;
-    char repro_problem[768] = "", problem[2048] = "", html[CAMPAIGN_PATH_MAX + 16] = "";
-    fprintf(stderr, "gmfuzz fuzz: %s, %d job%s, %.0f s: %s\ngmfuzz fuzz: output in %s\n",
-            campaign_engine_name(s->opt.engine), s->opt.jobs, s->opt.jobs == 1 ? "" : "s",
-            s->opt.time_s, s->target, s->dir);
-    campaign_signal_install(true);
-    bool ran = campaign_run_init(&run, s) && campaign_run_all(&run);
-    /* The handlers stay: a second Ctrl-C during the minimization skips
-     * what is left of it (every failure is on disk already), and the
-     * record and reports are still written. */
-    campaign_failures_sort(&run.failures);
-    campaign_repro *repros = cmd_fuzz_repros(s, &run.failures, repro_problem,
-                                             sizeof repro_problem);
-    campaign_summary sum = {.setup = s,
-                            .failures = &run.failures,
-                            .repros = repros,
-                            .elapsed_s = run.elapsed_s,
-                            .execs = run.execs,
-                            .coverage = run.coverage,
-                            .corpus = run.corpus,
-                            .restarts = run.restarts,
-                            .target_crashed = run.target_crashed,
-                            .target_hung = run.target_hung,
-                            .unsaved_crashes = run.unsaved_crashes,
-                            .crash_note = run.crash_note,
-                            .interrupted = run.interrupted,
-                            .ends = run.ends,
-                            .n_ends = run.n_ends,
-                            .workers = run.workers,
-                            .n_workers = run.n_workers};
-    sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
-    sum.exit_code = cmd_fuzz_exit_code(&sum, ran, run.unsaved);
-    cmd_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);
-    cmd_fuzz_report(&sum);
-    campaign_signal_install(false);
-    free(repros);
-    campaign_run_free(&run);
-    return sum.exit_code;
+    return true;
 }
 
 int cmd_fuzz_main(int argc, char **argv) {
-    return cmd_fuzz_as("fuzz", campaign_options_usage, argc, argv);
+    return cmd_fuzz_as("fuzz", cmd_fuzz_usage, CAMPAIGN_LIBFUZZER, argc, argv);
 }
 
-int cmd_fuzz_as(const char *name, const char *usage, int argc, char **argv) {
+int cmd_fuzz_as(const char *name, const char *usage, campaign_engine engine, int argc,
+                char **argv) {
+    struct option longs[CMD_FUZZ_N + 2];
     campaign_options o;
-    char msg[512];
-    if (!campaign_options_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "gmfuzz %s: %s\n", name, msg);
+    cmd_fuzz_scan scan = {&o, false, ""};
+    cmd_fuzz_table(longs);
+    campaign_options_default(&o);
+    o.engine = engine;
+    if (!cli_getopt_scan(argc, argv, "h", longs, cmd_fuzz_take, &scan) ||
+        (!scan.help && !campaign_options_check(&o, scan.msg, sizeof scan.msg))) {
+        fprintf(stderr, "gmfuzz %s: %s\n", name, scan.msg);
         return CLI_EXIT_USAGE;
     }
-    if (o.help) {
+    if (scan.help) {
         fputs(usage, stdout);
         return CLI_EXIT_OK;
     }
-    campaign_setup *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
-    int rc = CLI_EXIT_OK;
-    gm_error err = {0};
-    if (!campaign_setup_prepare(s, &o, &rc, &err)) {
-        fprintf(stderr, "gmfuzz %s: %s\n", name, err.msg);
-    } else {
-        rc = cmd_fuzz_campaign(s);
-    }
-    campaign_setup_free(s);
-    free(s);
-    return rc;
+    return campaign_fuzz(&o, name);
 }

@@ -18,7 +18,8 @@ static const char cmd_hub_usage[] =
     "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
     "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
     "SIGTERM or SIGINT, or until the process PID is gone. A builtin target runs in\n"
-    "N threads (default 8; on CUDA one stream each), an external one in one.\n";
+    "N threads (default 8; on CUDA one stream each), an external one in one.\n"
+    "  -h, --help  this text\n";
 
 static volatile sig_atomic_t cmd_hub_stop;
 
@@ -47,7 +48,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
     o->lanes = GM_HUB_LANES_DEFAULT;
     gm_error err = {0};
     int c;
-    optind = 1;
+    optind = 0; /* glibc starts over; permuting: flags may follow paths */
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         char *end = NULL;
         switch (c) {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "campaign_merge.h"
+#include "campaign.h"
 
 static const char cmd_merge_usage[] =
     "usage: gmfuzz merge OUT DIR... [--engine-binary PATH | --union]\n"
@@ -23,6 +23,7 @@ static const char cmd_merge_usage[] =
     "\n"
     "  --engine-binary PATH  the libFuzzer target that merges the corpora\n"
     "  --union               the union by content even where libFuzzer exists\n"
+    "  -h, --help            this text\n"
     "\n"
     "exit codes: 0 merged, nothing new; 1 merged, a signature new to the baseline\n"
     "(the first source's known.json); 2 usage (OUT is a source, or not empty); 3 a\n"
@@ -36,7 +37,7 @@ static bool cmd_merge_parse(int argc, char **argv, campaign_merge_options *o, bo
                                           {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     *help = false;
-    optind = 1;
+    optind = 0; /* glibc starts over; permuting: flags may follow paths */
     for (int c; (c = getopt_long(argc, argv, "h", longs, NULL)) != -1;) {
         switch (c) {
         case 'e': o->engine_binary = optarg; break;

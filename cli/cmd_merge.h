@@ -1,5 +1,5 @@
 /* gmfuzz merge OUT DIR...: several campaign folders made into one
- * (cli/campaign_merge.h, docs/FUZZING.md "Merging campaigns"). */
+ * (campaign/campaign_merge.h, docs/FUZZING.md "Merging campaigns"). */
 #ifndef CMD_MERGE_H
 #define CMD_MERGE_H
 

@@ -4,8 +4,8 @@
  * Shrinks a failing case (a case, a vector's case or a reproducer's case)
  * keeping its signature (triage/gm_minimize.h), and writes the result as a
  * complete gmfuzz-repro-v1, checked by replaying it before the command
- * reports success. The flags of this command alone are taken out of argv
- * here; the shared ones go to cli_options.
+ * reports success. Its own flags and the shared ones (cli_options) are
+ * parsed in one scan.
  *
  * Exit codes: 0 the reproducer is written; 1 the case shows no difference
  * (nothing to minimize, nothing written); 2 usage; 3 unreadable input or
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_baseline.h"
 #include "gm_minimize.h"
@@ -38,6 +38,7 @@ static const char cmd_minimize_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 written, 1 no difference (nothing written), 2 usage, 3 unreadable\n"
     "input or baseline, 4 the backend failed or the reproducer did not replay\n";
 
@@ -61,39 +62,50 @@ static bool cmd_minimize_runs(const char *text, size_t *out) {
     return true;
 }
 
-/* Takes this command's own flags out of argv (into `rest`), then parses
- * the shared ones. */
-static bool cmd_minimize_parse(int argc, char **argv, cmd_minimize_options *o, char **rest,
+/* minimize's own options, besides the shared ones. */
+enum { CMD_MINIMIZE_BASELINE = 1000, CMD_MINIMIZE_MAX_RUNS };
+static const struct option cmd_minimize_longs[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"baseline", required_argument, NULL, CMD_MINIMIZE_BASELINE},
+    {"max-runs", required_argument, NULL, CMD_MINIMIZE_MAX_RUNS},
+    {NULL, 0, NULL, 0},
+};
+
+static bool cmd_minimize_own_flag(const char *flag) {
+    return strcmp(flag, "-o") == 0 || strcmp(flag, "--output") == 0 ||
+           strcmp(flag, "--baseline") == 0 || strcmp(flag, "--max-runs") == 0;
+}
+
+static int cmd_minimize_take(void *ctx, const cli_getopt_item *item) {
+    cmd_minimize_options *o = ctx;
+    switch (item->code) {
+    case CLI_GETOPT_MISSING:
+        if (!cmd_minimize_own_flag(item->flag)) {
+            return -1;
+        }
+        fprintf(stderr, "gmfuzz minimize: %s needs a value\n", item->flag);
+        return 0;
+    case 'o':
+        o->output = item->value;
+        return 1;
+    case CMD_MINIMIZE_BASELINE:
+        o->baseline = item->value;
+        return 1;
+    case CMD_MINIMIZE_MAX_RUNS:
+        return cmd_minimize_runs(item->value, &o->max_runs);
+    default:
+        return -1;
+    }
+}
+
+static bool cmd_minimize_parse(int argc, char **argv, cmd_minimize_options *o,
                                const char **paths) {
     memset(o, 0, sizeof *o);
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = strcmp(flag, "-o") == 0 || strcmp(flag, "--output") == 0 ||
-                           strcmp(flag, "--baseline") == 0 || strcmp(flag, "--max-runs") == 0;
-        if (takes_value && value == NULL) {
-            fprintf(stderr, "gmfuzz minimize: %s needs a value\n", flag);
-            return false;
-        }
-        if (strcmp(flag, "-o") == 0 || strcmp(flag, "--output") == 0) {
-            o->output = value;
-        } else if (strcmp(flag, "--baseline") == 0) {
-            o->baseline = value;
-        } else if (strcmp(flag, "--max-runs") == 0) {
-            if (!cmd_minimize_runs(value, &o->max_runs)) {
-                return false;
-            }
-        } else {
-            o->compare_given = o->compare_given || strcmp(flag, "--compare") == 0;
-            rest[n++] = argv[i];
-            continue;
-        }
-        i++;
-    }
-    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+    cli_options_own own = {cmd_minimize_longs, "o:", cmd_minimize_take, o};
+    if (!cli_options_parse(argc, argv, false, &own, &o->common, paths)) {
         return false;
     }
+    o->compare_given = o->common.compare_given;
     if (o->common.n_paths != 1 || o->output == NULL) {
         fprintf(stderr, "gmfuzz minimize: takes one CASE.json and -o REPRO.json "
                         "(see gmfuzz --help)\n");
@@ -221,7 +233,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     gm_baseline *known = NULL;
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
-    if (!cli_input_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
+    if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
         (o->baseline != NULL && !gm_baseline_load(o->baseline, &known, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
@@ -240,16 +252,14 @@ int cmd_minimize_main(int argc, char **argv) {
         fputs(cmd_minimize_usage, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_minimize_options o;
     int rc = CLI_EXIT_USAGE;
-    if (rest == NULL || paths == NULL) {
+    if (paths == NULL) {
         rc = CLI_EXIT_BACKEND;
-    } else if (cmd_minimize_parse(argc, argv, &o, rest, paths)) {
+    } else if (cmd_minimize_parse(argc, argv, &o, paths)) {
         rc = cmd_minimize_run(&o);
     }
-    free(rest);
     free(paths);
     return rc;
 }

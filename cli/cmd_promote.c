@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "campaign_repro.h"
+#include "campaign.h"
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_promote.h"
@@ -38,6 +38,7 @@ static const char cmd_promote_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 all in the corpus, 1 one refused, 2 usage, 3 unreadable\n"
     "reproducer or corpus file, 4 the backend failed or the corpus is not writable\n";
 
@@ -53,27 +54,36 @@ typedef struct {
     int rc;
 } cmd_promote_tally;
 
-/* Takes this command's own flags out of argv (into `rest`), then parses
- * the shared ones. */
-static bool cmd_promote_parse(int argc, char **argv, cmd_promote_options *o, char **rest,
+/* promote's own options, besides the shared ones. */
+enum { CMD_PROMOTE_MINIMIZE = 1000, CMD_PROMOTE_CORPUS };
+static const struct option cmd_promote_longs[] = {
+    {"minimize", no_argument, NULL, CMD_PROMOTE_MINIMIZE},
+    {"corpus", required_argument, NULL, CMD_PROMOTE_CORPUS},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_promote_take(void *ctx, const cli_getopt_item *item) {
+    cmd_promote_options *o = ctx;
+    if (item->code == CLI_GETOPT_MISSING && strcmp(item->flag, "--corpus") == 0) {
+        fprintf(stderr, "gmfuzz promote: --corpus needs a folder\n");
+        return 0;
+    }
+    if (item->code == CMD_PROMOTE_MINIMIZE) {
+        o->minimize = true;
+        return 1;
+    }
+    if (item->code == CMD_PROMOTE_CORPUS) {
+        o->corpus = item->value;
+        return 1;
+    }
+    return -1;
+}
+
+static bool cmd_promote_parse(int argc, char **argv, cmd_promote_options *o,
                               const char **paths) {
     memset(o, 0, sizeof *o);
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--minimize") == 0) {
-            o->minimize = true;
-        } else if (strcmp(argv[i], "--corpus") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "gmfuzz promote: --corpus needs a folder\n");
-                return false;
-            }
-            o->corpus = argv[++i];
-        } else {
-            rest[n++] = argv[i];
-        }
-    }
-    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+    cli_options_own own = {cmd_promote_longs, "", cmd_promote_take, o};
+    if (!cli_options_parse(argc, argv, false, &own, &o->common, paths)) {
         return false;
     }
     if (o->common.n_paths == 0) {
@@ -195,16 +205,14 @@ int cmd_promote_main(int argc, char **argv) {
         fputs(cmd_promote_usage, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_promote_options o;
     int rc = CLI_EXIT_USAGE;
-    if (rest == NULL || paths == NULL) {
+    if (paths == NULL) {
         rc = CLI_EXIT_BACKEND;
-    } else if (cmd_promote_parse(argc, argv, &o, rest, paths)) {
+    } else if (cmd_promote_parse(argc, argv, &o, paths)) {
         rc = cmd_promote_run(&o);
     }
-    free(rest);
     free(paths);
     return rc;
 }

@@ -27,6 +27,7 @@ static const char cmd_replay_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 every document passed, 1 one failed (or could not be read),\n"
     "2 usage, 4 the backend failed, 5 no document found\n";
 
@@ -123,19 +124,19 @@ static int cmd_replay_all(const cli_options *o, bool exact, const gm_paths *file
     return t.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
 }
 
-/* Takes --exact out of argv (the shared parser does not know it). */
-static bool cmd_replay_take_exact(int *argc, char **argv) {
-    bool exact = false;
-    int n = 0;
-    for (int i = 0; i < *argc; i++) {
-        if (i > 0 && strcmp(argv[i], "--exact") == 0) {
-            exact = true;
-        } else {
-            argv[n++] = argv[i];
-        }
+/* replay's own option, besides the shared ones. */
+enum { CMD_REPLAY_EXACT = 1000 };
+static const struct option cmd_replay_longs[] = {
+    {"exact", no_argument, NULL, CMD_REPLAY_EXACT},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_replay_take(void *ctx, const cli_getopt_item *item) {
+    if (item->code != CMD_REPLAY_EXACT) {
+        return -1;
     }
-    *argc = n;
-    return exact;
+    *(bool *)ctx = true;
+    return 1;
 }
 
 int cmd_replay_main(int argc, char **argv) {
@@ -143,13 +144,14 @@ int cmd_replay_main(int argc, char **argv) {
         fputs(cmd_replay_usage, stdout);
         return CLI_EXIT_OK;
     }
-    bool exact = cmd_replay_take_exact(&argc, argv);
+    bool exact = false;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (paths == NULL) {
         return CLI_EXIT_BACKEND;
     }
     cli_options o;
-    if (!cli_options_parse(argc, argv, 1, false, &o, paths)) {
+    cli_options_own own = {cmd_replay_longs, "", cmd_replay_take, &exact};
+    if (!cli_options_parse(argc, argv, false, &own, &o, paths)) {
         free(paths);
         return CLI_EXIT_USAGE;
     }

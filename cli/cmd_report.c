@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "campaign_record.h"
+#include "campaign.h"
 #include "cli_options.h"
 #include "gm_baseline.h"
 #include "gm_rundir.h"
@@ -35,6 +35,8 @@ static const char cmd_report_usage[] =
     "  --baseline FILE    what is known (default: DIR/known.json, the campaign's own\n"
     "                     copy, else the source tree's corpus/known.json)\n"
     "  --strict-baseline  nothing is known: every signature is new\n"
+    "  --out OUTDIR       where the reports go (default DIR)\n"
+    "  -h, --help         this text\n"
     "exit codes: 0 nothing new, 1 new signatures, 2 usage, 3 unreadable folder or\n"
     "baseline, a report that could not be written, or not one of the folder's files\n"
     "readable\n";
@@ -47,26 +49,40 @@ typedef struct {
     bool help;
 } cmd_report_args;
 
-static bool cmd_report_parse(int argc, char **argv, cmd_report_args *a) {
-    memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            a->help = true;
-        } else if (strcmp(arg, "--strict-baseline") == 0) {
-            a->strict = true;
-        } else if ((strcmp(arg, "--baseline") == 0 || strcmp(arg, "--out") == 0) && has_value) {
-            *(arg[2] == 'b' ? &a->baseline : &a->out) = argv[++i];
-        } else if (arg[0] == '-') {
-            fprintf(stderr, "gmfuzz report: unknown option or missing value '%s'\n", arg);
-            return false;
-        } else if (a->dir == NULL) {
-            a->dir = arg;
-        } else {
-            fprintf(stderr, "gmfuzz report: takes one folder, got '%s' too\n", arg);
+/* report's options. */
+enum { CMD_REPORT_STRICT = 1000, CMD_REPORT_BASELINE, CMD_REPORT_OUT };
+static const struct option cmd_report_longs[] = {
+    {"strict-baseline", no_argument, NULL, CMD_REPORT_STRICT},
+    {"baseline", required_argument, NULL, CMD_REPORT_BASELINE},
+    {"out", required_argument, NULL, CMD_REPORT_OUT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static bool cmd_report_take(void *ctx, const cli_getopt_item *item) {
+    cmd_report_args *a = ctx;
+    switch (item->code) {
+    case 'h': a->help = true; return true;
+    case CMD_REPORT_STRICT: a->strict = true; return true;
+    case CMD_REPORT_BASELINE: a->baseline = item->value; return true;
+    case CMD_REPORT_OUT: a->out = item->value; return true;
+    case CLI_GETOPT_ARG:
+        if (a->dir != NULL) {
+            fprintf(stderr, "gmfuzz report: takes one folder, got '%s' too\n", item->value);
             return false;
         }
+        a->dir = item->value;
+        return true;
+    default:
+        fprintf(stderr, "gmfuzz report: unknown option or missing value '%s'\n", item->flag);
+        return false;
+    }
+}
+
+static bool cmd_report_parse(int argc, char **argv, cmd_report_args *a) {
+    memset(a, 0, sizeof *a);
+    if (!cli_getopt_scan(argc, argv, "h", cmd_report_longs, cmd_report_take, a)) {
+        return false;
     }
     if (!a->help && (a->dir == NULL || (a->strict && a->baseline != NULL))) {
         fprintf(stderr, "gmfuzz report: %s\n",

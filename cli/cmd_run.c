@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_run.h"
 
@@ -18,6 +18,7 @@ static const char cmd_run_usage[] =
     CLI_OPTIONS_TARGET_HELP
     "  --max-file-size BYTES, --max-elements N, --max-bs N, --max-width N\n"
     "                          reader limits (docs/FORMATS.md)\n"
+    "  -h, --help              this text\n"
     "exit codes: 0 match, 1 any other verdict, 2 usage, 3 unreadable or malformed\n"
     "case, 4 the backend failed\n";
 
@@ -71,7 +72,7 @@ static int cmd_run_case(const cli_options *o) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    if (!cli_input_read(o->paths[0], &o->limits, &doc, &err)) {
+    if (!fuzz_casefile_read(o->paths[0], &o->limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         gm_doc_free(&doc);
         return CLI_EXIT_INPUT;
@@ -114,7 +115,7 @@ int cmd_run_main(int argc, char **argv) {
     }
     cli_options o;
     int rc = CLI_EXIT_USAGE;
-    if (!cli_options_parse(argc, argv, 1, true, &o, paths)) {
+    if (!cli_options_parse(argc, argv, true, NULL, &o, paths)) {
         /* cli_options_parse said why */
     } else if (o.n_paths != 1) {
         fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");

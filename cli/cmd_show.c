@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "gm_repro_check.h"
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_replay.h"
 #include "gm_show.h"
@@ -43,6 +43,7 @@ static const char cmd_show_usage[] =
     "  --backend B  where the fused kernel re-runs (default cpu)\n"
     "  --compare L  the level for cases and vectors (default live); a reproducer\n"
     "               uses the level it records\n"
+    "  -h, --help   this text\n"
     "exit codes: 0 shown, 1 the re-run disagrees with the recording, 2 usage,\n"
     "3 unreadable document, 4 the backend failed\n";
 
@@ -64,21 +65,27 @@ static bool cmd_show_max(const char *text, size_t *out) {
     return true;
 }
 
-/* Takes --max out of argv (into `rest`), then parses the shared flags. */
-static bool cmd_show_parse(int argc, char **argv, cmd_show_options *o, char **rest,
-                           const char **paths) {
+/* show's own option, besides the shared ones. */
+enum { CMD_SHOW_MAX = 1000 };
+static const struct option cmd_show_longs[] = {
+    {"max", required_argument, NULL, CMD_SHOW_MAX},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_show_take(void *ctx, const cli_getopt_item *item) {
+    cmd_show_options *o = ctx;
+    bool missing_max = item->code == CLI_GETOPT_MISSING && strcmp(item->flag, "--max") == 0;
+    if (item->code != CMD_SHOW_MAX && !missing_max) {
+        return -1;
+    }
+    return cmd_show_max(item->value, &o->max_rows);
+}
+
+static bool cmd_show_parse(int argc, char **argv, cmd_show_options *o, const char **paths) {
     memset(o, 0, sizeof *o);
     o->max_rows = CMD_SHOW_DEFAULT_MAX;
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--max") != 0) {
-            rest[n++] = argv[i];
-        } else if (!cmd_show_max(i + 1 < argc ? argv[++i] : NULL, &o->max_rows)) {
-            return false;
-        }
-    }
-    if (!cli_options_parse(n, rest, 1, false, &o->common, paths)) {
+    cli_options_own own = {cmd_show_longs, "", cmd_show_take, o};
+    if (!cli_options_parse(argc, argv, false, &own, &o->common, paths)) {
         return false;
     }
     if (o->common.n_paths != 1) {
@@ -167,7 +174,7 @@ static int cmd_show_run(const cmd_show_options *o) {
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     gm_doc_init(&doc);
-    if (!cli_input_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
+    if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;
@@ -179,30 +186,19 @@ static int cmd_show_run(const cmd_show_options *o) {
     return rc;
 }
 
-static bool cmd_show_wants_help(int argc, char **argv) {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 int cmd_show_main(int argc, char **argv) {
-    if (cmd_show_wants_help(argc, argv)) {
+    if (cli_options_wants_help(argc, argv)) {
         fputs(cmd_show_usage, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     cmd_show_options o;
     int rc = CLI_EXIT_USAGE;
-    if (rest == NULL || paths == NULL) {
+    if (paths == NULL) {
         rc = CLI_EXIT_BACKEND;
-    } else if (cmd_show_parse(argc, argv, &o, rest, paths)) {
+    } else if (cmd_show_parse(argc, argv, &o, paths)) {
         rc = cmd_show_run(&o);
     }
-    free(rest);
     free(paths);
     return rc;
 }

@@ -52,6 +52,7 @@ static const char cmd_sweep_usage[] =
     "  --stall-timeout S         restart a job with no output and no CPU time for\n"
     "                            S seconds, or whose case count stands still that\n"
     "                            long past its next report (default 60)\n"
+    "  -h, --help                this text\n"
     "\n"
     "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
     "4 infrastructure (target missing, a job failed to start), 5 the --out\n"
@@ -61,23 +62,11 @@ static const char cmd_sweep_job_usage[] =
     "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N]\n"
     "  one job of `gmfuzz sweep` (the campaign driver starts it): generated\n"
     "  cases through the fuzzing harness its environment describes\n"
-    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n";
+    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n"
+    "  -h, --help  this text\n";
 
 int cmd_sweep_main(int argc, char **argv) {
-    char **args = calloc((size_t)argc + 3, sizeof *args);
-    if (args == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
-    char fuzz[] = "fuzz", engine[] = "--engine", sweep[] = "sweep";
-    args[0] = fuzz;
-    args[1] = engine;
-    args[2] = sweep;
-    for (int i = 1; i < argc; i++) {
-        args[i + 2] = argv[i];
-    }
-    int rc = cmd_fuzz_as("sweep", cmd_sweep_usage, argc + 2, args);
-    free(args);
-    return rc;
+    return cmd_fuzz_as("sweep", cmd_sweep_usage, CAMPAIGN_SWEEP, argc, argv);
 }
 
 typedef struct {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign_record.h"
+#include "campaign.h"
 #include "cli_options.h"
 #include "gm_baseline.h"
 #include "gm_rundir.h"
@@ -38,6 +38,7 @@ static const char cmd_triage_usage[] =
     "                     copy, else the source tree's corpus/known.json)\n"
     "  --strict-baseline  nothing is known: every signature is new\n"
     "  --json             print a gmfuzz-triage-v1 document instead of the table\n"
+    "  -h, --help         this text\n"
     "exit codes: 0 nothing new, 1 a new signature, 2 usage, 3 unreadable folder or\n"
     "baseline, or not one of the folder's files readable\n";
 
@@ -49,35 +50,41 @@ typedef struct {
     bool help;
 } cmd_triage_args;
 
+/* triage's options. */
+enum { CMD_TRIAGE_STRICT = 1000, CMD_TRIAGE_JSON, CMD_TRIAGE_BASELINE };
+static const struct option cmd_triage_longs[] = {
+    {"strict-baseline", no_argument, NULL, CMD_TRIAGE_STRICT},
+    {"json", no_argument, NULL, CMD_TRIAGE_JSON},
+    {"baseline", required_argument, NULL, CMD_TRIAGE_BASELINE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 /* One flag or the folder; false on anything else. */
-static bool cmd_triage_arg(cmd_triage_args *a, int argc, char **argv, int *i) {
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-        a->help = true;
-    } else if (strcmp(arg, "--strict-baseline") == 0) {
-        a->strict = true;
-    } else if (strcmp(arg, "--json") == 0) {
-        a->json = true;
-    } else if (strcmp(arg, "--baseline") == 0 && *i + 1 < argc) {
-        a->baseline = argv[++*i];
-    } else if (arg[0] == '-') {
-        fprintf(stderr, "gmfuzz triage: unknown option or missing value '%s'\n", arg);
-        return false;
-    } else if (a->dir == NULL) {
-        a->dir = arg;
-    } else {
-        fprintf(stderr, "gmfuzz triage: takes one folder, got '%s' too\n", arg);
+static bool cmd_triage_take(void *ctx, const cli_getopt_item *item) {
+    cmd_triage_args *a = ctx;
+    switch (item->code) {
+    case 'h': a->help = true; return true;
+    case CMD_TRIAGE_STRICT: a->strict = true; return true;
+    case CMD_TRIAGE_JSON: a->json = true; return true;
+    case CMD_TRIAGE_BASELINE: a->baseline = item->value; return true;
+    case CLI_GETOPT_ARG:
+        if (a->dir != NULL) {
+            fprintf(stderr, "gmfuzz triage: takes one folder, got '%s' too\n", item->value);
+            return false;
+        }
+        a->dir = item->value;
+        return true;
+    default:
+        fprintf(stderr, "gmfuzz triage: unknown option or missing value '%s'\n", item->flag);
         return false;
     }
-    return true;
 }
 
 static bool cmd_triage_parse(int argc, char **argv, cmd_triage_args *a) {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        if (!cmd_triage_arg(a, argc, argv, &i)) {
-            return false;
-        }
+    if (!cli_getopt_scan(argc, argv, "h", cmd_triage_longs, cmd_triage_take, a)) {
+        return false;
     }
     if (a->help) {
         return true;

@@ -15,7 +15,7 @@ if(GMFUZZ_SANITIZE)
 endif()
 
 # GMFUZZ_COVERAGE (clang only): clang's source-based coverage on all project
-# C code, for `gmfuzz coverage` (cli/coverage_build.h), which configures and
+# C code, for `gmfuzz coverage` (coverage/coverage_build.h), which configures and
 # builds such a tree. Sanitizers and the fuzzer's instrumentation would
 # change what runs, so they exclude it.
 if(GMFUZZ_COVERAGE)

@@ -87,7 +87,7 @@ static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
 }
 
 /* $GMFUZZ_TARGET_HUB (and $GMFUZZ_TARGET_HUBS, N): the target runs in the
- * campaign's hub @NAME.K, K = our pid mod N (cli/campaign_hub.h). */
+ * campaign's hub @NAME.K, K = our pid mod N (campaign/campaign_hub.h). */
 static bool fuzz_harness_hub(gm_target_spec *t, gm_error *err) {
     const char *hub = fuzz_harness_env("GMFUZZ_TARGET_HUB", "");
     long n = strtol(fuzz_harness_env("GMFUZZ_TARGET_HUBS", "0"), NULL, 10);
@@ -153,7 +153,7 @@ bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine
     return true;
 }
 
-/* The target's restart counts for the campaign driver (cli/campaign_stats.h
+/* The target's restart counts for the campaign driver (campaign/campaign_stats.h
  * reads the last ones), printed when they change and at the end: a job
  * killed at the campaign's deadline, or while it waits for a hub started
  * again, never reaches its end, and the restarts it saw would be lost. */

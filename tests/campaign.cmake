@@ -31,7 +31,7 @@ if(GMFUZZ_FAULT STREQUAL "")
   set_tests_properties(fault.catalogue PROPERTIES LABELS "unit;faults")
 endif()
 
-# --- The campaign driver (cli/campaign_*.c) --------------------------------
+# --- The campaign driver (campaign/campaign_*.c) --------------------------------
 gmfuzz_test(test_campaign SOURCES test_campaign.c LIBS gmfuzz_campaign
             ARGS ${CMAKE_CURRENT_BINARY_DIR}/campaign-unit ${CMAKE_CURRENT_SOURCE_DIR}/data
                  ${PROJECT_SOURCE_DIR}/corpus/known.json)
@@ -107,13 +107,13 @@ foreach(sig INT TERM)
   set_tests_properties(campaign.sig${lower} PROPERTIES LABELS "cli;campaign")
 endforeach()
 
-# SIGKILL of the driver: no job outlives it (cli/campaign_proc.h).
+# SIGKILL of the driver: no job outlives it (campaign/campaign_proc.h).
 add_test(NAME campaign.sigkill
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_sigkill.sh $<TARGET_FILE:gmfuzz> ${FAKE}
                  ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-sigkill)
 set_tests_properties(campaign.sigkill PROPERTIES LABELS "cli;campaign")
 
-# Two campaigns into one folder: the second refuses it (cli/campaign_lock.h).
+# Two campaigns into one folder: the second refuses it (campaign/campaign_lock.h).
 add_test(NAME campaign.lock
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_lock.sh $<TARGET_FILE:gmfuzz> ${FAKE}
                  ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-lock)
@@ -126,7 +126,7 @@ add_test(NAME campaign.disk_full
 set_tests_properties(campaign.disk_full PROPERTIES LABELS "cli;campaign" SKIP_RETURN_CODE 77)
 
 # The driver's loop under load: budget, 1 Hz samples, Ctrl-C, restart
-# causes, stalled and spinning jobs (cli/campaign_run.c).
+# causes, stalled and spinning jobs (campaign/campaign_run.c).
 foreach(part budget sigint causes stall spin)
   add_test(NAME campaign.timing_${part}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_timing.sh $<TARGET_FILE:gmfuzz> ${FAKE}
@@ -135,7 +135,7 @@ foreach(part budget sigint causes stall spin)
 endforeach()
 
 # The minimization in child processes: a second Ctrl-C, a crash there, its budget
-# (cli/campaign_minimizer.h). A slow python: target (torch; the
+# (campaign/campaign_minimizer.h). A slow python: target (torch; the
 # interpreter as tests/targets.cmake picks it).
 if(EXISTS /usr/bin/python3)
   set(campaign_python /usr/bin/python3)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A campaign whose target hub is killed goes on: the hub is started again,
 # the jobs reconnect, the batch in flight is re-run case by case, and the
-# summary counts the restart (cli/campaign_hub.h).
+# summary counts the restart (campaign/campaign_hub.h).
 #   hub_kill.sh PYTHON GMFUZZ TORCH_TARGET OUT
 set -u
 python="$1" gmfuzz="$2" target="$3" out="$4"

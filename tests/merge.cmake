@@ -1,4 +1,4 @@
-# gmfuzz merge (cli/campaign_merge.h, issue 12 item 4) of three real
+# gmfuzz merge (campaign/campaign_merge.h, issue 12 item 4) of three real
 # campaign folders, made by the test (tests/merge_check.py).
 #
 # In a tree without a libFuzzer target (Release, ASan) the corpora can only

@@ -44,6 +44,39 @@ gmfuzz_cli_test(flag_prefix_refused 2 "unknown option '--comp'" "run|--comp|stri
 gmfuzz_cli_test(flag_equals 1 "verdict: mismatch at strict"
                 "run|--compare=strict|${CMAKE_CURRENT_SOURCE_DIR}/data/cases/decode_basic.json")
 gmfuzz_cli_test(flag_missing_value 2 "--max-bs needs a value" "run|x.json|--max-bs")
+# --max-elements had code 1 in the shared table, getopt_long's code for a
+# positional argument: its value became a second path ("takes exactly one
+# CASE.json") and the limit was never applied.
+gmfuzz_cli_test(flag_max_elements 3 "over the limit max_elements = 5"
+                "run|${CMAKE_CURRENT_SOURCE_DIR}/data/cases/decode_basic.json|--max-elements|5")
+# Every command's own options in one getopt_long table with the shared
+# ones (cli/cli_getopt.h): whole names only, '=' taken, the option named.
+gmfuzz_cli_test(flag_show_max_equals 0 "^ran on cpu"
+                "show|--max=3|${CMAKE_CURRENT_SOURCE_DIR}/data/cases/negative_token.json")
+gmfuzz_cli_test(flag_show_max_missing 2 "--max takes a number of rows"
+                "show|${CMAKE_CURRENT_SOURCE_DIR}/data/cases/negative_token.json|--max")
+gmfuzz_cli_test(flag_replay_prefix 2 "unknown option '--exa'" "replay|--exa|x.json")
+gmfuzz_cli_test(flag_minimize_output_missing 2 "gmfuzz minimize: -o needs a value"
+                "minimize|x.json|-o")
+gmfuzz_cli_test(flag_promote_corpus_missing 2 "gmfuzz promote: --corpus needs a folder"
+                "promote|x.json|--corpus")
+gmfuzz_cli_test(flag_export_output_missing 2 "gmfuzz export: --output needs a file"
+                "export|pytest|x.json|--output")
+gmfuzz_cli_test(flag_fuzz_prefix 2 "unknown option '--tim' .see gmfuzz fuzz --help.$"
+                "fuzz|--tim|5")
+gmfuzz_cli_test(flag_fuzz_positional 2 "unknown option 'extra'" "fuzz|extra")
+gmfuzz_cli_test(flag_fuzz_missing 2 "gmfuzz fuzz: --out: bad or missing value$" "fuzz|--out")
+gmfuzz_cli_test(flag_fuzz_help_then_error 2 "unknown option '--frobnicate'"
+                "fuzz|--help|--frobnicate")
+gmfuzz_cli_test(flag_sweep_bad_value 2 "gmfuzz sweep: --batch: bad or missing value '0'"
+                "sweep|--batch|0")
+gmfuzz_cli_test(flag_agree_unknown 2 "gmfuzz agree: unknown option '--case'" "agree|--case|3")
+gmfuzz_cli_test(flag_agree_missing 2 "gmfuzz agree: --cases needs a value" "agree|--cases")
+gmfuzz_cli_test(flag_triage_missing 2 "unknown option or missing value '--baseline'"
+                "triage|dir|--baseline")
+gmfuzz_cli_test(flag_report_two_dirs 2 "takes one folder, got 'b' too" "report|a|b")
+gmfuzz_cli_test(flag_coverage_jobs 2 "--jobs x: not a number 1..1024" "coverage|dir|--jobs|x")
+gmfuzz_cli_test(flag_coverage_help 0 "^  -h, --help" "coverage|--help")
 
 # One JSON acceptance rule: the full reader and the triage scanner agree
 # (NUL and other bytes <= 32 are not whitespace; nothing after the value).

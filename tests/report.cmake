@@ -1,5 +1,5 @@
 # Reports (reports/, `gmfuzz report`) and what campaigns record for them
-# (cli/campaign_record.c). Included from tests/CMakeLists.txt
+# (campaign/campaign_record.c). Included from tests/CMakeLists.txt
 # (gmfuzz_test, gmfuzz_cli_test, gmfuzz_campaign_test, FAKE, CASES).
 find_package(Python3 COMPONENTS Interpreter)
 set(R ${CMAKE_CURRENT_BINARY_DIR}/report)

@@ -84,7 +84,7 @@ add_test(NAME targets.export_runs_on_target
 set_tests_properties(targets.export_runs_on_target PROPERTIES SKIP_RETURN_CODE 77 LABELS python
                      TIMEOUT 300)
 
-# Target hubs (cli/campaign_hub.h): one process owns the target for all
+# Target hubs (campaign/campaign_hub.h): one process owns the target for all
 # jobs. A fault is found through it, a crashing worker behind it is
 # survived, and so is the death of the hub itself.
 gmfuzz_target_test(hub_finds_floor_div 1 "found [0-9]+ new signature"

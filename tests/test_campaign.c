@@ -1,4 +1,4 @@
-/* The pieces of the campaign driver (cli/campaign_*.c): parsing what the
+/* The pieces of the campaign driver (campaign/campaign_*.c): parsing what the
  * engines print (samples captured from libFuzzer 14 and AFL++ 4.04c), the
  * status line, options, command lines, the log follower, the failure
  * folder, the campaign baseline, reproducer names and the summary.
@@ -156,15 +156,26 @@ static void test_status_line(void) {
 
 /* ---- options and command lines ------------------------------------------ */
 
+/* The flags in order, each with its value when it takes one, as the
+ * command line hands them over (cli/cmd_fuzz.c scans argv with getopt_long;
+ * tests/campaign.cmake checks its messages). */
 static bool parse(campaign_options *o, char *msg, int argc, ...) {
-    char *argv[16] = {"fuzz"};
     va_list ap;
     va_start(ap, argc);
-    for (int i = 1; i < argc && i < 16; i++) {
-        argv[i] = va_arg(ap, char *);
+    campaign_options_default(o);
+    bool ok = true;
+    msg[0] = '\0';
+    for (int i = 1; i < argc && ok; i++) {
+        const char *flag = va_arg(ap, char *);
+        const char *value = NULL;
+        if (campaign_options_takes_value(flag) && i + 1 < argc) {
+            value = va_arg(ap, char *);
+            i++;
+        }
+        ok = campaign_options_set(o, flag, value);
     }
     va_end(ap);
-    return campaign_options_parse(argc, argv, o, msg, 256);
+    return ok && campaign_options_check(o, msg, 256);
 }
 
 static void test_options(void) {
@@ -186,14 +197,13 @@ static void test_options(void) {
     CHECK(strcmp(o.seeds, "") == 0 && strcmp(o.dict, "") == 0 && !o.minimize);
     CHECK(o.abort_on_failure && o.stop_on_new);
     CHECK(!parse(&o, msg, 3, "--jobs", "0"));
-    CHECK_STR_CONTAINS(msg, "--jobs: bad or missing value '0'");
     CHECK(!parse(&o, msg, 2, "--time"));
-    CHECK_STR_CONTAINS(msg, "--time: bad or missing value");
+    CHECK(!campaign_options_set(&o, "--no-seeds", "x")); /* a switch takes no value */
+    CHECK(!campaign_options_set(&o, "--time", NULL));   /* a valued flag needs one */
     CHECK(!parse(&o, msg, 3, "--time", "-5"));
     CHECK(!parse(&o, msg, 3, "--engine", "honggfuzz"));
     CHECK(!parse(&o, msg, 3, "--backend", "tpu"));
     CHECK(!parse(&o, msg, 2, "--frobnicate"));
-    CHECK_STR_CONTAINS(msg, "unknown option '--frobnicate'");
     CHECK(!parse(&o, msg, 5, "--engine", "afl++", "--runs", "10"));
     CHECK_STR_CONTAINS(msg, "--runs is for libFuzzer");
 }

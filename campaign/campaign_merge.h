@@ -29,27 +29,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "campaign.h"
 #include "campaign_setup.h"
 #include "gm_error.h"
 #include "gm_rundir.h"
 
-/* gmfuzz merge's exit codes, in line with fuzz's and report's. */
-enum {
-    CAMPAIGN_MERGE_EXIT_OK = 0,      /* merged; nothing new to the baseline */
-    CAMPAIGN_MERGE_EXIT_NEW = 1,     /* merged; a signature is new */
-    CAMPAIGN_MERGE_EXIT_USAGE = 2,   /* bad arguments, OUT is a source or not empty */
-    CAMPAIGN_MERGE_EXIT_SOURCE = 3,  /* a source is not a campaign folder, or unreadable */
-    CAMPAIGN_MERGE_EXIT_INFRA = 4,   /* the corpus merge or a write failed */
-    CAMPAIGN_MERGE_EXIT_LOCKED = 5,  /* OUT is in use by another campaign or merge */
-};
 
-typedef struct {
-    const char *out;
-    char *const *sources;
-    size_t n_sources;
-    const char *engine_binary; /* the libFuzzer target; NULL: searched as fuzz does */
-    bool union_only;           /* --union: no libFuzzer merge, even where one exists */
-} campaign_merge_options;
 
 /* One source folder, read. */
 typedef struct {
@@ -79,9 +64,6 @@ typedef struct {
     char last_problem[GM_ERROR_MSG_MAX];
 } campaign_merge_failures_result;
 
-/* Runs the merge, says what it does on `say`; the exit code. Errors go to
- * stderr, naming the folder and file. */
-int campaign_merge_run(const campaign_merge_options *o, FILE *say);
 
 /* Copies file `from` to `to` atomically; the error names both. */
 bool campaign_merge_copy_file(const char *from, const char *to, gm_error *err);

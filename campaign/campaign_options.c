@@ -10,63 +10,6 @@
 #include "gm_hub.h"
 #include "gm_target.h"
 
-const char campaign_options_usage[] =
-    "usage: gmfuzz fuzz [options]\n"
-    "\n"
-    "A coverage-guided differential campaign: the engine's target runs every\n"
-    "input through the reference and the fused kernel; a difference whose\n"
-    "signature the baseline does not know is saved in DIR/failures/. At the\n"
-    "end one representative per signature is minimized into DIR/repros/ and\n"
-    "a summary is printed and written to DIR/summary.txt. Ctrl-C ends the\n"
-    "campaign early and keeps everything.\n"
-    "\n"
-    "  --engine libfuzzer|afl++|sweep\n"
-    "                            the fuzzing engine (default libfuzzer); sweep:\n"
-    "                            generated cases in batches, no coverage (gmfuzz sweep)\n"
-    "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
-    "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
-    "  --hubs N                  processes that own a GPU target for all jobs\n"
-    "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
-    "                            each job its own worker; docs/TARGETS.md)\n"
-    "  --hub-lanes N             threads per hub of a builtin target (default 8)\n"
-    "  --gpus all|LIST           one hub per device (0,1,...; a list may repeat one),\n"
-    "                            job k on hub k mod N; all: CUDA_VISIBLE_DEVICES or\n"
-    "                            every GPU\n"
-    "  --backend cpu|cuda        where the fused kernel runs (default cpu)\n"
-    "  --time S                  wall-clock seconds (default 60)\n"
-    "  --jobs N                  engine processes (default: all cores)\n"
-    "  --out DIR                 output folder (default out/fuzz-<UTC time>)\n"
-    "  --compare live|strict     comparison level (default live)\n"
-    "  --strict-baseline         every mismatch is a failure, known or not\n"
-    "  --baseline FILE           known differences (default corpus/known.json)\n"
-    "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
-    "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
-    "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
-    "  --target-timeout S        one call's limit for lib: and python: (default 10)\n"
-    "  --reference python:[MODULE][:FUNCTION]\n"
-    "                            also the legacy sequence in real PyTorch (three-way)\n"
-    "  --engine-binary PATH      the engine's target binary (default: searched; also\n"
-    "                            --target PATH, when PATH is not a target spec)\n"
-    "  --seeds DIR | --no-seeds  seed corpus (default corpus/seed)\n"
-    "  --dict FILE | --no-dict   dictionary (default fuzz/gmfuzz.dict)\n"
-    "  --runs N                  executions per job, then stop (libFuzzer)\n"
-    "  --seed N                  engine seed of job 0 (job k: N + k)\n"
-    "  --stop-on-new             end at the first new signature\n"
-    "  --abort-on-failure        the target aborts at each failure (the engine\n"
-    "                            records a crash) and is restarted; default: it\n"
-    "                            saves each signature once and goes on\n"
-    "  --no-minimize             keep the failures as found\n"
-    "  --minimize-time S         the minimization's budget after the campaign\n"
-    "                            (default max(10, 25% of --time)); reproducers it\n"
-    "                            does not reach are saved unminimized\n"
-    "  --stall-timeout S         restart a job with no output and no CPU time\n"
-    "                            for S seconds, or whose execution count stands\n"
-    "                            still S seconds past its next report (default 60)\n"
-    "\n"
-    "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
-    "4 infrastructure (target missing, engine failed to start), 5 the --out\n"
-    "folder is in use by another campaign, 6 a finding could not be saved\n";
-
 void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
     o->engine = CAMPAIGN_LIBFUZZER;
@@ -223,7 +166,7 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     return false;
 }
 
-static bool campaign_options_takes_value(const char *flag) {
+bool campaign_options_takes_value(const char *flag) {
     static const char *const valued[] = {"--engine", "--backend", "--compare", "--time",
                                          "--jobs",   "--runs",    "--seed",    "--out",
                                          "--baseline", "--target", "--seeds",  "--dict",
@@ -241,9 +184,7 @@ static bool campaign_options_takes_value(const char *flag) {
 
 /* A flag without a value; false when unknown. */
 static bool campaign_options_switch(campaign_options *o, const char *flag) {
-    if (strcmp(flag, "-h") == 0 || strcmp(flag, "--help") == 0) {
-        o->help = true;
-    } else if (strcmp(flag, "--strict-baseline") == 0) {
+    if (strcmp(flag, "--strict-baseline") == 0) {
         o->strict_baseline = true;
     } else if (strcmp(flag, "--no-seeds") == 0) {
         o->seeds = "";
@@ -261,24 +202,14 @@ static bool campaign_options_switch(campaign_options *o, const char *flag) {
     return true;
 }
 
-bool campaign_options_parse(int argc, char **argv, campaign_options *o, char *msg,
-                            size_t msg_size) {
-    campaign_options_default(o);
-    for (int i = 1; i < argc; i++) {
-        const char *flag = argv[i];
-        if (campaign_options_takes_value(flag)) {
-            const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-            if (!campaign_options_valued(o, flag, value)) {
-                snprintf(msg, msg_size, "%s: bad or missing value%s%s%s", flag,
-                         value ? " '" : "", value ? value : "", value ? "'" : "");
-                return false;
-            }
-            i++;
-        } else if (!campaign_options_switch(o, flag)) {
-            snprintf(msg, msg_size, "unknown option '%s' (see gmfuzz fuzz --help)", flag);
-            return false;
-        }
+bool campaign_options_set(campaign_options *o, const char *flag, const char *value) {
+    if (campaign_options_takes_value(flag)) {
+        return campaign_options_valued(o, flag, value);
     }
+    return value == NULL && campaign_options_switch(o, flag);
+}
+
+bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size) {
     if (o->engine == CAMPAIGN_AFL && o->runs != 0) {
         snprintf(msg, msg_size, "--runs is for libFuzzer; AFL++ campaigns end with --time");
         return false;

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "campaign.h"
 #include "campaign_lock.h"
 #include "campaign_options.h"
 #include "gm_baseline.h"
@@ -29,15 +30,6 @@
 
 #define CAMPAIGN_PATH_MAX PATH_MAX
 
-/* gmfuzz fuzz's exit codes (docs/FUZZING.md). */
-enum {
-    CAMPAIGN_EXIT_OK = 0,       /* nothing new found */
-    CAMPAIGN_EXIT_FINDING = 1,  /* a new signature found (and saved) */
-    CAMPAIGN_EXIT_USAGE = 2,
-    CAMPAIGN_EXIT_INFRA = 4,    /* no target, engines that would not run, backend failed */
-    CAMPAIGN_EXIT_LOCKED = 5,   /* --out is in use by another campaign */
-    CAMPAIGN_EXIT_UNSAVED = 6,  /* a finding could not be saved (disk full, I/O error) */
-};
 
 typedef struct {
     campaign_options opt;

@@ -12,7 +12,7 @@
 #include "gm_paths.h"
 
 #ifndef GMFUZZ_VERSION
-#error "GMFUZZ_VERSION must be defined by the build (cli/campaign.cmake)"
+#error "GMFUZZ_VERSION must be defined by the build (campaign/CMakeLists.txt)"
 #endif
 
 bool campaign_merge_record_sources(const campaign_merge_options *o, campaign_merge_source *src,

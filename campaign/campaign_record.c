@@ -14,7 +14,7 @@
 #include "gm_json.h"
 
 #ifndef GMFUZZ_VERSION
-#error "GMFUZZ_VERSION must be defined by the build (cli/campaign.cmake)"
+#error "GMFUZZ_VERSION must be defined by the build (campaign/CMakeLists.txt)"
 #endif
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."

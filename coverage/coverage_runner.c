@@ -8,7 +8,7 @@
  * AFL++'s README.txt skipped). An engine's raw input goes through the very
  * path libFuzzer's target takes (fuzz_harness_run: decode, both sides, the
  * oracle, the classifier, the baseline); a JSON document (a failure, a
- * reproducer, a case: told apart by content, cli_input.h) has its case
+ * reproducer, a case: told apart by content, fuzz_casefile.h) has its case
  * checked the same way (fuzz_check_case). Nothing is saved. The settings
  * are the harness's environment (GMFUZZ_BASELINE, GMFUZZ_COMPARE, ...).
  *
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "fuzz_harness.h"
 
 typedef struct {
@@ -45,7 +45,7 @@ static void coverage_runner_json(coverage_runner *r, const char *path) {
     gm_doc doc;
     gm_error err = {0};
     gm_doc_init(&doc);
-    if (!cli_input_read(path, &r->limits, &doc, &err)) {
+    if (!fuzz_casefile_read(path, &r->limits, &doc, &err)) {
         fprintf(stderr, "gmfuzz-coverage-runner: %s\n", err.msg);
         r->unreadable++;
     } else {
@@ -59,7 +59,7 @@ static void coverage_runner_json(coverage_runner *r, const char *path) {
 static void coverage_runner_file(coverage_runner *r, const char *path) {
     gm_error err = {0};
     size_t size = 0;
-    uint8_t *data = cli_input_slurp(path, &size, &err);
+    uint8_t *data = fuzz_casefile_slurp(path, &size, &err);
     if (data == NULL) {
         fprintf(stderr, "gmfuzz-coverage-runner: %s\n", err.msg);
         r->unreadable++;

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "campaign_record.h"
+#include "campaign.h"
 #include "coverage_proc.h"
 #include "gm_paths.h"
 #include "gm_rundir_campaign.h"

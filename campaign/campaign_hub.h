@@ -16,15 +16,14 @@
 
 #include <stdbool.h>
 
+#include "campaign.h"
 #include "campaign_argv.h"
 #include "campaign_options.h"
 #include "campaign_proc.h"
 #include "campaign_setup.h"
 #include "gm_error.h"
 
-#define CAMPAIGN_HUBS_MAX 64
 #define CAMPAIGN_HUB_RESTARTS_MAX 100
-#define CAMPAIGN_GPU_NAME_MAX 16
 #define CAMPAIGN_HUB_START_S 120.0 /* a Python target imports torch and compiles first */
 
 typedef struct {
@@ -40,11 +39,6 @@ typedef struct {
  * of --gpus, else as above. */
 int campaign_hub_count(const campaign_options *o);
 
-/* --gpus all|LIST: the devices, in order ("all": $CUDA_VISIBLE_DEVICES,
- * else every GPU of the driver); -1 (err set) on a bad list. Hub k runs on
- * device k mod n (CUDA_VISIBLE_DEVICES of its process); a list may repeat a
- * device. */
-int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_error *err);
 
 /* Starts the hubs, waits until each answers (or fails, with its log's last
  * line), and adds the jobs' environment to `env`. n == 0: nothing. */

@@ -1,5 +1,5 @@
 /* coverage_run: a campaign folder's inputs through the coverage build's
- * runner (cli/coverage_runner.c), merged into one profile.
+ * runner (coverage/coverage_runner.c), merged into one profile.
  *
  * The inputs: DIR/corpus/ (the shared corpus), DIR/artifacts/ (libFuzzer's
  * crash files), DIR/failures/ and DIR/repros/ (JSON reproducers), and each

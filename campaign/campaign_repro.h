@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "campaign.h"
 #include "campaign_failures.h"
 #include "campaign_setup.h"
 #include "gm_backend.h"
@@ -29,12 +30,6 @@ typedef struct {
     char note[GM_SIGNATURE_MAX + 64]; /* what went wrong, when something did */
 } campaign_repro;
 
-/* "decode|unclassified|cu_seqlens_k+page_table" ->
- * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]);
- * past CAMPAIGN_REPRO_SLUG_MAX characters the tail becomes "~<hash>", so
- * that "<slug>.json" fits in a file name. */
-#define CAMPAIGN_REPRO_SLUG_MAX 200
-void campaign_repro_slug(const char *signature, char *out, size_t size);
 
 /* Fills `out` for `sig`, minimizing until `deadline_s` (gm_minimize_clock;
  * 0: none): past it the reproducer is written as found. False only when

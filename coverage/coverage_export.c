@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "gm_json_tree.h"
 
 /* llvm-cov export's arrays (format 2.0.1, LLVM 12 and later). */
@@ -282,7 +282,7 @@ bool coverage_export_read(const char *json, const char *source, coverage_export 
                           gm_error *err) {
     memset(x, 0, sizeof *x);
     size_t size = 0;
-    char *text = (char *)cli_input_slurp(json, &size, err);
+    char *text = (char *)fuzz_casefile_slurp(json, &size, err);
     cJSON *root = text != NULL ? gm_json_tree_parse(text, size, err) : NULL;
     char *source_real = realpath(source, NULL);
     bool ok = root != NULL;

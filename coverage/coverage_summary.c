@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 #include "gm_file.h"
 
 #ifndef GMFUZZ_VERSION
@@ -67,7 +67,7 @@ static void coverage_summary_source_load(coverage_summary_source *s, const char 
     char path[4096];
     gm_error ignored = {0};
     snprintf(path, sizeof path, "%s/%s", source, rel);
-    s->text = (char *)cli_input_slurp(path, &s->size, &ignored);
+    s->text = (char *)fuzz_casefile_slurp(path, &s->size, &ignored);
 }
 
 /* Line `line` (1-based), without its indentation, at most `size` - 1 bytes. */

@@ -97,7 +97,7 @@ bool coverage_build_runner(const coverage_build_config *c, const coverage_tools 
     if (!coverage_proc_run(argv, NULL, NULL, c->log, err)) {
         return false;
     }
-    if (snprintf(runner, PATH_MAX, "%s/cli/gmfuzz-coverage-runner", c->build) >= PATH_MAX) {
+    if (snprintf(runner, PATH_MAX, "%s/coverage/gmfuzz-coverage-runner", c->build) >= PATH_MAX) {
         return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", c->build);
     }
     return true;

@@ -1,4 +1,4 @@
-#include "cli_input.h"
+#include "fuzz_casefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "fuzz_decode.h"
 
-uint8_t *cli_input_slurp(const char *path, size_t *size, gm_error *err) {
+uint8_t *fuzz_casefile_slurp(const char *path, size_t *size, gm_error *err) {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         gm_error_set(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
@@ -44,7 +44,7 @@ uint8_t *cli_input_slurp(const char *path, size_t *size, gm_error *err) {
 /* Whether the file starts, after JSON whitespace, with '{' (its first
  * 4 KiB are enough: a document's whitespace does not run longer in practice,
  * and a miss only means the bytes are decoded as an engine's input). */
-static bool cli_input_looks_json(const char *path) {
+static bool fuzz_casefile_looks_json(const char *path) {
     FILE *f = fopen(path, "rb");
     unsigned char head[4096];
     size_t n = f ? fread(head, 1, sizeof head, f) : 0, i = 0;
@@ -57,12 +57,12 @@ static bool cli_input_looks_json(const char *path) {
     return i < n && head[i] == '{';
 }
 
-bool cli_input_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err) {
-    if (cli_input_looks_json(path)) {
+bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err) {
+    if (fuzz_casefile_looks_json(path)) {
         return gm_json_read_file(path, lim, doc, err);
     }
     size_t size = 0;
-    uint8_t *bytes = cli_input_slurp(path, &size, err);
+    uint8_t *bytes = fuzz_casefile_slurp(path, &size, err);
     if (bytes == NULL) {
         return false;
     }

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "campaign.h"
 #include "campaign_setup.h"
 #include "campaign_status.h"
 #include "campaign_summary.h"
@@ -48,9 +49,5 @@ bool campaign_record_sample(const campaign_setup *s, const campaign_status *st, 
 /* Rewrites campaign.json with how the campaign ended. */
 bool campaign_record_end(const campaign_summary *sum, gm_error *err);
 
-/* The baseline a run folder is judged against by default: its known.json
- * when it has one (a campaign recorded it), else the source tree's
- * corpus/known.json when that exists; false (out = "") when neither. */
-bool campaign_record_baseline_for(const char *dir, char *out, size_t size);
 
 #endif

@@ -1,0 +1,158 @@
+/* campaign: the campaign room's contract, what the other rooms (the
+ * command line) may call. The room runs coverage-guided and sweep campaigns
+ * (`gmfuzz fuzz`, `gmfuzz sweep`: engines, jobs, hubs, stats, records,
+ * reproducers, reports at the end) and merges campaign folders (`gmfuzz
+ * merge`). Its other headers (campaign_*.h) are its own; tests reach them.
+ *
+ * A campaign, in the order it runs (campaign_fuzz):
+ *   prepare   the output folder, target, seeds, dictionary, baseline
+ *             (campaign_setup.h)
+ *   run       the engine processes until time is up or Ctrl-C
+ *             (campaign_run.h, campaign_engine.h)
+ *   minimize  one representative per signature into DIR/repros/
+ *             (campaign_minimizer.h, campaign_repro.h)
+ *   report    the summary on stdout and in DIR/summary.txt
+ *             (campaign_summary.h); how it ended in DIR/campaign.json
+ *             (campaign_record.h); report.md, summary.json, junit.xml and
+ *             report.html (campaign_report.h)
+ */
+#ifndef CAMPAIGN_H
+#define CAMPAIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gm_error.h"
+#include "gm_oracle.h"
+
+/* ---- a campaign's options (campaign_options.c) ---------------------------
+ *
+ * With no flags a campaign does something useful: libFuzzer on the CPU
+ * backend, one job per core, 60 seconds, live comparison against the
+ * shipped baseline, output in a new folder out/fuzz-<UTC time>/. */
+
+/* SWEEP: structured random cases (harness/gm_gen.c), no coverage, sent to
+ * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`
+ * processes that speak libFuzzer's status lines. */
+typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;
+
+#define CAMPAIGN_DEFAULT_TIME_S 60.0
+/* A job with no output and no CPU time for this long is restarted. */
+#define CAMPAIGN_DEFAULT_STALL_S 60.0
+
+typedef struct {
+    campaign_engine engine;
+    const char *backend;      /* "cpu" or "cuda": which target binary */
+    double time_s;            /* wall-clock budget */
+    int jobs;                 /* engine processes; default: online cores */
+    const char *out_dir;      /* NULL: out/fuzz-<UTC time> */
+    gm_compare compare;
+    bool strict_baseline;     /* every non-match is a failure */
+    const char *baseline;     /* NULL: the source tree's corpus/known.json */
+    const char *target;       /* the engine's binary (--engine-binary); NULL: searched */
+    const char *fused;        /* --target SPEC (docs/TARGETS.md); NULL: builtin:<backend> */
+    const char *target_device; /* --target-device cuda|cpu; NULL: cuda */
+    double target_timeout_s;  /* --target-timeout; 0: the default */
+    const char *reference;    /* --reference python:...: three-way; NULL: none */
+    const char *seeds;        /* NULL: corpus/seed; "" (--no-seeds): a cold start */
+    const char *dict;         /* NULL: fuzz/gmfuzz.dict; "" (--no-dict): none */
+    uint64_t runs;            /* per-job executions; 0: no limit */
+    uint64_t seed;            /* engine RNG seed of job 0; 0: random */
+    bool stop_on_new;         /* end at the first new signature */
+    bool abort_on_failure;    /* targets abort at each failure and are restarted,
+                                 instead of going on (GMFUZZ_KEEP_GOING) */
+    bool minimize;            /* minimize representatives at the end */
+    double minimize_time_s;   /* --minimize-time: that phase's budget; 0: the default
+                               * (campaign_options_minimize_time) */
+    uint64_t batch;           /* sweep: cases per round trip (default 64) */
+    int hubs;                 /* --hubs: target hubs (campaign/campaign_hub.h); -1: auto */
+    int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
+    const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
+    double stall_s;           /* --stall-timeout: a job idle (or with no new
+                               * executions) this long is restarted */
+} campaign_options;
+
+void campaign_options_default(campaign_options *o);
+
+/* Sets option `flag` ("--time", "--no-seeds", ...: the spelling of `gmfuzz
+ * fuzz --help`) from `value` (NULL for a switch). False when the flag is
+ * not one, a switch is given a value, a valued flag none, or the value is
+ * out of its range. */
+bool campaign_options_set(campaign_options *o, const char *flag, const char *value);
+
+/* Whether `flag` takes a value. */
+bool campaign_options_takes_value(const char *flag);
+
+/* What the options say together; false (why in `msg`) when they do not fit
+ * (--runs with AFL++). */
+bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size);
+
+const char *campaign_engine_name(campaign_engine e);
+
+/* gmfuzz fuzz's exit codes (docs/FUZZING.md). */
+enum {
+    CAMPAIGN_EXIT_OK = 0,       /* nothing new found */
+    CAMPAIGN_EXIT_FINDING = 1,  /* a new signature found (and saved) */
+    CAMPAIGN_EXIT_USAGE = 2,
+    CAMPAIGN_EXIT_INFRA = 4,    /* no target, engines that would not run, backend failed */
+    CAMPAIGN_EXIT_LOCKED = 5,   /* --out is in use by another campaign */
+    CAMPAIGN_EXIT_UNSAVED = 6,  /* a finding could not be saved (disk full, I/O error) */
+};
+
+/* Runs a campaign to its end: prepares it, runs its jobs, minimizes what
+ * they found, writes its record, summary and reports. Messages name the
+ * command `name` ("fuzz", "sweep"). Returns the exit code above. */
+int campaign_fuzz(const campaign_options *o, const char *name);
+
+/* ---- hubs (campaign_hub.c) ---------------------------------------------- */
+
+#define CAMPAIGN_HUBS_MAX 64
+#define CAMPAIGN_GPU_NAME_MAX 16
+
+/* --gpus all|LIST: the devices, in order ("all": $CUDA_VISIBLE_DEVICES,
+ * else every GPU of the driver); -1 (err set) on a bad list. Hub k runs on
+ * device k mod n (CUDA_VISIBLE_DEVICES of its process); a list may repeat a
+ * device. */
+int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_error *err);
+
+/* ---- run folders (campaign_record.c, campaign_repro.c) ------------------- */
+
+/* The baseline a run folder is judged against by default: its known.json
+ * when it has one (a campaign recorded it), else the source tree's
+ * corpus/known.json when that exists; false (out = "") when neither. */
+bool campaign_record_baseline_for(const char *dir, char *out, size_t size);
+
+/* "decode|unclassified|cu_seqlens_k+page_table" ->
+ * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]);
+ * past CAMPAIGN_REPRO_SLUG_MAX characters the tail becomes "~<hash>", so
+ * that "<slug>.json" fits in a file name. */
+#define CAMPAIGN_REPRO_SLUG_MAX 200
+void campaign_repro_slug(const char *signature, char *out, size_t size);
+
+/* ---- merging campaign folders (campaign_merge.c) -------------------------- */
+
+/* gmfuzz merge's exit codes, in line with fuzz's and report's. */
+enum {
+    CAMPAIGN_MERGE_EXIT_OK = 0,      /* merged; nothing new to the baseline */
+    CAMPAIGN_MERGE_EXIT_NEW = 1,     /* merged; a signature is new */
+    CAMPAIGN_MERGE_EXIT_USAGE = 2,   /* bad arguments, OUT is a source or not empty */
+    CAMPAIGN_MERGE_EXIT_SOURCE = 3,  /* a source is not a campaign folder, or unreadable */
+    CAMPAIGN_MERGE_EXIT_INFRA = 4,   /* the corpus merge or a write failed */
+    CAMPAIGN_MERGE_EXIT_LOCKED = 5,  /* OUT is in use by another campaign or merge */
+};
+
+typedef struct {
+    const char *out;
+    char *const *sources;
+    size_t n_sources;
+    const char *engine_binary; /* the libFuzzer target; NULL: searched as fuzz does */
+    bool union_only;           /* --union: no libFuzzer merge, even where one exists */
+} campaign_merge_options;
+
+/* Runs the merge, says what it does on `say`; the exit code. Errors go to
+ * stderr, naming the folder and file. */
+int campaign_merge_run(const campaign_merge_options *o, FILE *say);
+
+#endif
