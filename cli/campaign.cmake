@@ -8,7 +8,7 @@ add_library(gmfuzz_campaign STATIC
   campaign_hub.c campaign_placement.c campaign_merge.c campaign_merge_corpus.c
   campaign_merge_failures.c campaign_merge_record.c)
 target_include_directories(gmfuzz_campaign PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_triage gmfuzz_reports gmfuzz_fuzz m)
+target_link_libraries(gmfuzz_campaign PUBLIC gmfuzz_minimize gmfuzz_repro gmfuzz_reports gmfuzz_fuzz m)
 # Where the seeds, dictionary and baseline are, and where this tree builds
 # the fuzz targets: the defaults of a campaign run from this tree.
 target_compile_definitions(gmfuzz_campaign PRIVATE

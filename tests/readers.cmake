@@ -47,7 +47,7 @@ gmfuzz_cli_test(flag_missing_value 2 "--max-bs needs a value" "run|x.json|--max-
 
 # One JSON acceptance rule: the full reader and the triage scanner agree
 # (NUL and other bytes <= 32 are not whitespace; nothing after the value).
-gmfuzz_test(test_readers SOURCES test_readers.c LIBS gmfuzz_triage
+gmfuzz_test(test_readers SOURCES test_readers.c LIBS gmfuzz_repro
             ARGS ${CMAKE_CURRENT_SOURCE_DIR}/data/cases/decode_basic.json)
 
 # A reproducer's recorded signature and classes are checked against the
