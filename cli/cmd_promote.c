@@ -157,7 +157,7 @@ static void cmd_promote_one(gm_backend *b, const export_promote_options *po, con
                             sizeof slug);
         snprintf(name, sizeof name, "%s.json", slug);
         if (export_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
-                              &err)) {
+                                  &err)) {
             cmd_promote_report(path, &cand, &res);
             t->count[res.action]++;
         } else {

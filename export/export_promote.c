@@ -63,7 +63,7 @@ static bool export_promote_run(gm_backend *b, export_promote_candidate *cand, gm
 /* The replay must give the recorded verdict and outputs (harness/gm_replay.h)
  * and the recorded signature. */
 static bool export_promote_check_replay(gm_backend *b, const char *path, export_promote_candidate *cand,
-                                    gm_error *err) {
+                                        gm_error *err) {
     gm_replay_outcome outcome = {0};
     if (!gm_replay_doc(b, &cand->doc, GM_COMPARE_LIVE, &outcome, err) ||
         !export_promote_run(b, cand, err)) {
@@ -71,18 +71,18 @@ static bool export_promote_check_replay(gm_backend *b, const char *path, export_
     }
     if (!outcome.passed) {
         return export_promote_refuse(cand, "%s does not replay as recorded: %s", path,
-                                 outcome.message);
+                                     outcome.message);
     }
     if (strcmp(cand->finding.signature, cand->doc.repro.signature) != 0) {
         return export_promote_refuse(cand, "%s replays as %s, but records %s", path,
-                                 cand->finding.signature, cand->doc.repro.signature);
+                                     cand->finding.signature, cand->doc.repro.signature);
     }
     return true;
 }
 
 /* Shrinks the case keeping its signature, then runs the result. */
 static bool export_promote_minimize(gm_backend *b, const char *path, const export_promote_options *o,
-                                export_promote_candidate *cand, gm_error *err) {
+                                    export_promote_candidate *cand, gm_error *err) {
     minimize_stats stats = {.max_runs = o->max_runs};
     triage_finding target = cand->finding;
     if (!minimize_case(b, cand->doc.repro.verdict.compare, &target, &cand->doc.c, &stats, err) ||
@@ -93,19 +93,19 @@ static bool export_promote_minimize(gm_backend *b, const char *path, const expor
     cand->minimized_now = true;
     if (strcmp(cand->finding.signature, target.signature) != 0) {
         return export_promote_refuse(cand, "%s: the minimized case replays as %s, not %s", path,
-                                 cand->finding.signature, target.signature);
+                                     cand->finding.signature, target.signature);
     }
     return true;
 }
 
 bool export_promote_prepare(gm_backend *b, const char *path, const export_promote_options *o,
-                        export_promote_candidate *cand, gm_error *err) {
+                            export_promote_candidate *cand, gm_error *err) {
     if (!gm_json_read_file(path, &o->limits, &cand->doc, err)) {
         return false;
     }
     if (cand->doc.kind != GM_DOC_REPRO) {
         return export_promote_refuse(cand, "%s is a %s, not a reproducer (gmfuzz minimize makes one)",
-                                 path, gm_doc_kind_name(cand->doc.kind));
+                                     path, gm_doc_kind_name(cand->doc.kind));
     }
     if (cand->doc.repro.verdict.status == GM_STATUS_MATCH) {
         return export_promote_refuse(cand, "%s records no difference (status match)", path);
@@ -138,7 +138,7 @@ static long export_promote_size(const char *path) {
 /* The corpus files whose reproducer has `signature` (into `holders`), and
  * the smallest of them. */
 static bool export_promote_holders(const char *dir, const char *signature, const gm_limits *lim,
-                               gm_paths *holders, size_t *smallest, gm_error *err) {
+                                   gm_paths *holders, size_t *smallest, gm_error *err) {
     gm_paths all;
     gm_paths_init(&all);
     bool ok = gm_paths_add(&all, dir, err);
@@ -161,7 +161,7 @@ static bool export_promote_holders(const char *dir, const char *signature, const
 
 /* The candidate written to `path` (repro_write, atomic). */
 static bool export_promote_write(const export_promote_candidate *cand, gm_backend_kind backend,
-                             const char *path, gm_error *err) {
+                                 const char *path, gm_error *err) {
     const gm_repro *rec = &cand->doc.repro;
     repro_origin origin = {"promote", 0, rec->minimized || cand->minimized_now, NULL,
                               rec->has_target ? &rec->target : NULL};
@@ -175,7 +175,7 @@ static bool export_promote_write(const export_promote_candidate *cand, gm_backen
 
 /* Moves the new file into place and removes every other holder. */
 static bool export_promote_publish(const char *tmp, const char *target, const gm_paths *holders,
-                               gm_error *err) {
+                                   gm_error *err) {
     if (rename(tmp, target) != 0) {
         return gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", target, tmp,
                             strerror(errno));
@@ -191,7 +191,7 @@ static bool export_promote_publish(const char *tmp, const char *target, const gm
 
 /* Keeps the smallest holder, or publishes the new file (at `tmp`). */
 static bool export_promote_decide(const char *tmp, const char *target, const gm_paths *holders,
-                              size_t smallest, export_promote_result *res, gm_error *err) {
+                                  size_t smallest, export_promote_result *res, gm_error *err) {
     long new_bytes = export_promote_size(tmp);
     long old_bytes = holders->count > 0 ? export_promote_size(holders->items[smallest]) : -1;
     if (holders->count > 0 && old_bytes <= new_bytes) {
@@ -217,8 +217,8 @@ static bool export_promote_decide(const char *tmp, const char *target, const gm_
 }
 
 bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind backend,
-                       const char *corpus_dir, const char *file_name, const gm_limits *lim,
-                       export_promote_result *res, gm_error *err) {
+                           const char *corpus_dir, const char *file_name, const gm_limits *lim,
+                           export_promote_result *res, gm_error *err) {
     memset(res, 0, sizeof *res);
     char target[PATH_MAX], tmp[PATH_MAX];
     /* the temporary name does not end in .json: a scan of the corpus never sees it */
@@ -231,7 +231,7 @@ bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind
     gm_paths_init(&holders);
     size_t smallest = 0;
     bool ok = export_promote_holders(corpus_dir, cand->finding.signature, lim, &holders, &smallest,
-                                 err) &&
+                                     err) &&
               export_promote_write(cand, backend, tmp, err) &&
               export_promote_decide(tmp, target, &holders, smallest, res, err);
     gm_paths_free(&holders);

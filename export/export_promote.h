@@ -50,7 +50,7 @@ void export_promote_candidate_free(export_promote_candidate *cand);
  * cannot be read or a run failed (err set); a refusal is a success with
  * cand->refused set. */
 bool export_promote_prepare(gm_backend *b, const char *path, const export_promote_options *o,
-                        export_promote_candidate *cand, gm_error *err);
+                            export_promote_candidate *cand, gm_error *err);
 
 typedef enum {
     EXPORT_PROMOTE_ADDED,      /* no corpus file held the signature */
@@ -69,8 +69,8 @@ typedef struct {
 /* Writes `cand` into `corpus_dir` as `file_name` unless the corpus already
  * holds its signature in a file no larger. `backend` is what ran it. */
 bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind backend,
-                       const char *corpus_dir, const char *file_name, const gm_limits *lim,
-                       export_promote_result *res, gm_error *err);
+                           const char *corpus_dir, const char *file_name, const gm_limits *lim,
+                           export_promote_result *res, gm_error *err);
 
 /* The default corpus: the source tree's corpus/regress (fixed at build
  * time, as the default baseline corpus/known.json is). */

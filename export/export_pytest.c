@@ -96,7 +96,7 @@ static void export_pytest_list(FILE *out, export_pytest_ints s, int indent, int 
 
 /* A list of `rows` lists of `cols` elements, one row per line. */
 static void export_pytest_matrix(FILE *out, export_pytest_ints flat, size_t rows, size_t cols,
-                             int indent) {
+                                 int indent) {
     fputc('[', out);
     for (size_t i = 0; i < rows; i++) {
         int col = indent + 4;
@@ -249,7 +249,7 @@ static void export_pytest_case_scalars(FILE *out, const gm_case *c) {
 static void export_pytest_case_arrays(FILE *out, const gm_case *c) {
     fputs("REQ_TO_TOKEN = ", out);
     export_pytest_matrix(out, export_pytest_of32(c->req_to_token, c->pool * c->width), c->pool,
-                     c->width, 0);
+                         c->width, 0);
     export_pytest_ints rows = export_pytest_of64(c->req_pool_indices, c->bs);
     export_pytest_ints seq = export_pytest_of64(c->seq_lens, c->bs);
     export_pytest_ints seq_cpu = c->seq_lens_cpu != NULL ? export_pytest_of64(c->seq_lens_cpu, c->bs) : seq;
@@ -265,7 +265,7 @@ static void export_pytest_case_arrays(FILE *out, const gm_case *c) {
     export_pytest_ints locs = export_pytest_of64(c->swa.out_cache_loc, c->swa.n_out);
     export_pytest_assign_list(out, "SWA_MAPPING", c->has_swa ? &mapping : NULL);
     export_pytest_assign_list(out, "OUT_CACHE_LOC",
-                          c->has_swa && c->swa.out_cache_loc != NULL ? &locs : NULL);
+                              c->has_swa && c->swa.out_cache_loc != NULL ? &locs : NULL);
     if (c->has_swa && c->swa.has_out_len) {
         fprintf(out, "OUT_LEN = %zu  # length of the swa_out_cache_loc buffer\n", c->swa.out_len);
     } else {
@@ -393,7 +393,7 @@ static void export_pytest_target(FILE *out, const gm_repro *r) {
 }
 
 static bool export_pytest_data(FILE *out, const gm_doc *doc, const export_pytest_origin *o,
-                           gm_error *err) {
+                               gm_error *err) {
     fputs("# ---- the reproducer ----------------------------------------------------------"
           "-----------\n", out);
     export_pytest_identity(out, doc, o);
@@ -422,7 +422,7 @@ static bool export_pytest_data(FILE *out, const gm_doc *doc, const export_pytest
 /* ---- the file ----------------------------------------------------------- */
 
 bool export_pytest_write(FILE *out, const gm_doc *doc, const export_pytest_origin *origin,
-                     gm_error *err) {
+                         gm_error *err) {
     if (doc->kind != GM_DOC_REPRO) {
         return gm_error_set(err, GM_ERR_USAGE, "%s: a %s, not a reproducer", origin->source,
                             gm_doc_kind_name(doc->kind));

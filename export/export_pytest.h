@@ -36,6 +36,6 @@ typedef struct {
 /* Writes the pytest file of reproducer `doc` to `out`. Fails (err set) for
  * a document that is not a reproducer, or when writing fails. */
 bool export_pytest_write(FILE *out, const gm_doc *doc, const export_pytest_origin *origin,
-                     gm_error *err);
+                         gm_error *err);
 
 #endif

@@ -7,13 +7,13 @@
 /* ---- the differing elements --------------------------------------------- */
 
 static bool export_show_is_compared(const gm_case *c, const gm_run_result *r, gm_buf_id id,
-                                size_t flat) {
+                                    size_t flat) {
     return r->verdict.compare == GM_COMPARE_STRICT ||
            gm_oracle_is_live(c, &r->reference, id, flat);
 }
 
 static void export_show_add(export_show_diffs *d, size_t max_rows, const gm_case *c,
-                        const gm_run_result *r, gm_buf_id id, size_t flat) {
+                            const gm_run_result *r, gm_buf_id id, size_t flat) {
     const gm_buffer *a = &r->reference.buf[id];
     d->compared++;
     if (d->n_rows == max_rows) {
@@ -31,7 +31,7 @@ static void export_show_add(export_show_diffs *d, size_t max_rows, const gm_case
 
 /* One buffer that both sides have, in one shape. */
 static void export_show_buffer(export_show_diffs *d, size_t max_rows, const gm_case *c,
-                           const gm_run_result *r, gm_buf_id id) {
+                               const gm_run_result *r, gm_buf_id id) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         if (gm_buffer_get(a, k) == gm_buffer_get(b, k)) {
@@ -50,7 +50,7 @@ static bool export_show_same_shape(const gm_buffer *a, const gm_buffer *b) {
 }
 
 bool export_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
-                         export_show_diffs *out, gm_error *err) {
+                             export_show_diffs *out, gm_error *err) {
     memset(out, 0, sizeof *out);
     out->rows = calloc(max_rows + 1, sizeof *out->rows);
     if (out->rows == NULL) {
@@ -161,7 +161,7 @@ static void export_show_rows(FILE *out, const export_show_diffs *d, const gm_run
 }
 
 bool export_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
-                    gm_error *err) {
+                        gm_error *err) {
     export_show_diffs d;
     if (!export_show_differences(c, r, max_rows, &d, err)) {
         return false;

@@ -41,7 +41,7 @@ typedef struct {
  * whose buffers were not compared (legacy raised, fused out of bounds) has
  * none. False only when memory runs out. */
 bool export_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
-                         export_show_diffs *out, gm_error *err);
+                             export_show_diffs *out, gm_error *err);
 void export_show_diffs_free(export_show_diffs *d);
 
 /* A run result made of what a vector or a reproducer records (its two
@@ -51,6 +51,6 @@ bool export_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *ou
 /* Prints the verdict, signature, classes, errors and at most `max_rows`
  * differing elements ("... N more" after them). */
 bool export_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
-                    gm_error *err);
+                        gm_error *err);
 
 #endif

@@ -126,13 +126,13 @@ static bool minimize_copy(minimize_state *m, gm_case *out) {
 /* ---- removing parts in chunks (rows, pages, out_cache_loc entries) ----- */
 
 typedef bool (*minimize_cut_fn)(const gm_case *src, size_t lo, size_t hi, gm_case *out,
-                                   gm_error *err);
+                                gm_error *err);
 typedef size_t (*minimize_count_fn)(const gm_case *c);
 
 /* Removes chunks of halving size, from the front: halves first, then
  * quarters, ..., then single elements. */
 static bool minimize_chunks(minimize_state *m, minimize_count_fn count,
-                               minimize_cut_fn cut) {
+                            minimize_cut_fn cut) {
     bool progress = false;
     size_t chunk = (count(m->c) + 1) / 2;
     for (; chunk >= 1 && !minimize_spent(m); chunk /= 2) {
@@ -245,7 +245,7 @@ static void minimize_ref_init(gm_case *c, gm_buf_id id, size_t k, minimize_ref *
 /* Where element k of a value field lives (the shape fields have no single
  * place: minimize_with reshapes the case for them). */
 static void minimize_field_ref(gm_case *c, minimize_field f, size_t k,
-                                  minimize_ref *ref) {
+                               minimize_ref *ref) {
     size_t per_row = minimize_pages_per_row(c);
     switch (f) {
     case GM_FIELD_SEQ_LENS: minimize_ref_i64(ref, &c->seq_lens[k]); break;
@@ -255,7 +255,7 @@ static void minimize_field_ref(gm_case *c, minimize_field f, size_t k,
     case GM_FIELD_TOKENS:
         minimize_ref_i32(ref, &c->req_to_token[k / per_row * c->width +
                                                   k % per_row * (size_t)c->page_size],
-                            INT32_MIN);
+                         INT32_MIN);
         break;
     case GM_FIELD_MAPPING: minimize_ref_i64(ref, &c->swa.mapping[k]); break;
     case GM_FIELD_OUT_LOCS: minimize_ref_i64(ref, &c->swa.out_cache_loc[k]); break;
@@ -282,7 +282,7 @@ static int64_t minimize_shape_get(const gm_case *c, minimize_field f, int64_t *l
 
 /* The current value of element k of field f and the range it may take. */
 static int64_t minimize_get(gm_case *c, minimize_field f, size_t k, int64_t *lo,
-                               int64_t *hi) {
+                            int64_t *hi) {
     if (minimize_is_shape(f)) {
         *hi = minimize_shape_get(c, f, lo);
         return *hi;
@@ -307,7 +307,7 @@ static void minimize_set(gm_case *c, minimize_field f, size_t k, int64_t v) {
 
 /* The current case with element k of field f set to v, into `out`. */
 static bool minimize_with(minimize_state *m, minimize_field f, size_t k, int64_t v,
-                             gm_case *out) {
+                          gm_case *out) {
     bool ok;
     switch (f) {
     case GM_FIELD_CONTEXT: ok = minimize_shrink_context(m->c, (int32_t)v, out, m->err); break;
@@ -364,7 +364,7 @@ static int minimize_by_simplicity(const void *a, const void *b) {
  * positive lower bound, the field's edges, -v, and v moved toward 0 by |v|/2, |v|/4, ..., 1 (a
  * bisection onto the simplest value that still fails). */
 static size_t minimize_candidates(const gm_case *c, minimize_field f, int64_t v,
-                                     int64_t lo, int64_t hi, int64_t *out) {
+                                  int64_t lo, int64_t hi, int64_t *out) {
     int64_t all[MINIMIZE_CANDIDATES_MAX];
     size_t n = 0;
     all[n++] = 0;
@@ -680,7 +680,7 @@ static bool minimize_start(minimize_state *m) {
 }
 
 bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
-                 minimize_stats *stats, gm_error *err) {
+                   minimize_stats *stats, gm_error *err) {
     minimize_stats local = {.max_runs = 0};
     minimize_state m = {
         .backend = b, .level = level, .signature = target->signature, .bucket = target->bucket,

@@ -30,6 +30,6 @@ double minimize_clock(void);
 /* Replaces *c by a smaller case whose run (on `b`, at `level`) has the same
  * signature as `target`. False only when a run itself failed (err set). */
 bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
-                 minimize_stats *stats, gm_error *err);
+                   minimize_stats *stats, gm_error *err);
 
 #endif

@@ -103,7 +103,7 @@ static bool minimize_shrink_init_columns(gm_init *in, size_t rows, size_t old_wi
 /* req_to_token becomes `rows` rows of `width`: row k is src row from[k]
  * (all of them when from is NULL), cut or zero-padded to the width. */
 static bool minimize_shrink_tokens(gm_case *out, const gm_case *src, const size_t *from, size_t rows,
-                             size_t width) {
+                                   size_t width) {
     int32_t *tokens = calloc(rows * width + 1, sizeof *tokens);
     if (tokens == NULL) {
         return false;
@@ -169,7 +169,7 @@ static bool minimize_shrink_cut_positions(gm_case *out, const gm_case *src, size
 
 /* Removes page-table columns [lo, hi) from an init array of `rows` rows. */
 static bool minimize_shrink_cut_init_columns(gm_init *in, size_t rows, size_t width, size_t lo,
-                                       size_t hi) {
+                                             size_t hi) {
     if (in->kind != GM_INIT_ARRAY) {
         return true;
     }
@@ -212,13 +212,13 @@ bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_cas
     bool ok = minimize_shrink_cut_positions(out, src, (size_t)first, (size_t)end) &&
               minimize_shrink_cut_init_columns(&out->init[GM_BUF_PAGE_TABLE], src->bs, width, lo, hi) &&
               minimize_shrink_cut_init_columns(&out->init[GM_BUF_SWA_PAGE_TABLE], src->bs, width, lo,
-                                         hi);
+                                               hi);
     return ok || minimize_shrink_no_memory(out, err);
 }
 
 /* The pool rows in use, renumbered; row 0 alone when none is reachable. */
 static bool minimize_shrink_pool_rows(const gm_case *src, bool *used, size_t *new_pos,
-                                size_t **from, size_t *kept) {
+                                      size_t **from, size_t *kept) {
     for (size_t i = 0; i < src->bs; i++) {
         minimize_shrink_mark(used, src->pool, src->req_pool_indices[i]);
     }
@@ -269,7 +269,7 @@ bool minimize_shrink_context(const gm_case *src, int32_t mcl, gm_case *out, gm_e
     size_t width = gm_case_max_num_pages(out);
     bool ok = minimize_shrink_init_columns(&out->init[GM_BUF_PAGE_TABLE], out->bs, old_width, width) &&
               minimize_shrink_init_columns(&out->init[GM_BUF_SWA_PAGE_TABLE], out->bs, old_width,
-                                     width);
+                                           width);
     return ok || minimize_shrink_no_memory(out, err);
 }
 
@@ -298,7 +298,7 @@ static void minimize_shrink_mapping_used(const gm_case *src, bool *used) {
 /* Rewrites the mapping and every index into it; tokens are renumbered only
  * when an SWA page table reads them (|new| <= |old|: they stay int32). */
 static void minimize_shrink_mapping_apply(gm_case *out, const gm_case *src, const bool *used,
-                                    int64_t *mapping, const minimize_shrink_renumbering *rn) {
+                                          int64_t *mapping, const minimize_shrink_renumbering *rn) {
     for (size_t k = 0; k < src->swa.mapping_len; k++) {
         if (used[k]) {
             mapping[rn->new_pos[k]] = src->swa.mapping[k];
@@ -337,7 +337,7 @@ bool minimize_shrink_mapping(const gm_case *src, gm_case *out, gm_error *err) {
 }
 
 bool minimize_shrink_drop_out_locs(const gm_case *src, size_t lo, size_t hi, gm_case *out,
-                             gm_error *err) {
+                                   gm_error *err) {
     if (!gm_case_copy(out, src, err)) {
         return false;
     }

@@ -48,7 +48,7 @@ bool minimize_shrink_mapping(const gm_case *src, gm_case *out, gm_error *err);
 
 /* out_cache_loc entries [lo, hi) removed (needs an out_cache_loc). */
 bool minimize_shrink_drop_out_locs(const gm_case *src, size_t lo, size_t hi, gm_case *out,
-                             gm_error *err);
+                                   gm_error *err);
 
 /* The swa_out_cache_loc buffer shortened to `out_len` (<= src's); its
  * `init` array loses its tail. */

@@ -25,7 +25,7 @@ static void repro_now(char *buf, size_t size) {
 
 /* The names of the finding's classes, in enum order, into `names`. */
 static size_t repro_class_names(const triage_finding *f, char names[][REPRO_NAME_MAX],
-                                   char **ptrs) {
+                                char **ptrs) {
     size_t n = 0;
     for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         if (f->classes & (1u << k)) {
@@ -38,8 +38,8 @@ static size_t repro_class_names(const triage_finding *f, char names[][REPRO_NAME
 }
 
 bool repro_write(const char *path, const gm_case *c, const gm_run_result *r,
-                    const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
-                    gm_error *err) {
+                 const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
+                 gm_error *err) {
     char backend_name[REPRO_NAME_MAX], found_by[REPRO_NAME_MAX], found_at[64];
     char signature[TRIAGE_SIGNATURE_MAX], version[] = "gmfuzz " GMFUZZ_VERSION;
     char class_names[TRIAGE_CLASS_COUNT][REPRO_NAME_MAX];

@@ -22,8 +22,8 @@ typedef struct {
 /* Writes the reproducer of run `r` of case `c` (classified as `f`) to
  * `path`, atomically (gm_json_write_file). */
 bool repro_write(const char *path, const gm_case *c, const gm_run_result *r,
-                    const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
-                    gm_error *err);
+                 const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
+                 gm_error *err);
 
 /* The finding that a reproducer's recorded outputs show, classified now:
  * the same buffers judged at the recorded level (the recorded status where

@@ -31,7 +31,7 @@ static const char *const repro_fields_keys[REPRO_FIELDS_COUNT] = {
 /* "<path>: <field>: <problem>" */
 __attribute__((format(printf, 4, 5)))
 static bool repro_fields_fail(gm_error *err, const char *path, const char *field,
-                                 const char *fmt, ...) {
+                              const char *fmt, ...) {
     char problem[GM_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -47,7 +47,7 @@ static cJSON *repro_fields_tree(const gm_jsonscan_span *span) {
 }
 
 static bool repro_fields_format(const char *path, const gm_jsonscan_span *span,
-                                   gm_error *err) {
+                                gm_error *err) {
     if (span->start == NULL) {
         return repro_fields_fail(err, path, "format", "missing");
     }
@@ -56,18 +56,18 @@ static bool repro_fields_format(const char *path, const gm_jsonscan_span *span,
     char quoted[64];
     if (!cJSON_IsString(item)) {
         repro_fields_fail(err, path, "format", "expected a string, found %s",
-                             gm_jsonint_type_name(item));
+                          gm_jsonint_type_name(item));
     } else if (!ok) {
         gm_jsonint_quote(item->valuestring, quoted, sizeof quoted);
         repro_fields_fail(err, path, "format", "%s: not a reproducer (" REPRO_FIELDS_FORMAT
-                             ")", quoted);
+                          ")", quoted);
     }
     cJSON_Delete(item);
     return ok;
 }
 
 static bool repro_fields_signature(const char *path, const gm_jsonscan_span *span,
-                                      triage_finding *f, gm_error *err) {
+                                   triage_finding *f, gm_error *err) {
     if (span->start == NULL) {
         return repro_fields_fail(err, path, "signature", "missing");
     }
@@ -76,7 +76,7 @@ static bool repro_fields_signature(const char *path, const gm_jsonscan_span *spa
     bool ok = cJSON_IsString(item) && triage_finding_parse(item->valuestring, f, &problem);
     if (!cJSON_IsString(item)) {
         repro_fields_fail(err, path, "signature", "expected a string, found %s",
-                             gm_jsonint_type_name(item));
+                          gm_jsonint_type_name(item));
     } else if (!ok) {
         repro_fields_fail(err, path, "signature", "%s", problem.msg);
     }
@@ -86,22 +86,22 @@ static bool repro_fields_signature(const char *path, const gm_jsonscan_span *spa
 
 /* found: {"at": ISO-8601, "execs": N, ...}, or absent or null. */
 static bool repro_fields_found_in(const char *path, const cJSON *found, repro_fields *out,
-                                     gm_error *err) {
+                                  gm_error *err) {
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(found, "at");
     const cJSON *execs = cJSON_GetObjectItemCaseSensitive(found, "execs");
     gm_error problem = {0};
     if (!cJSON_IsObject(found)) {
         return repro_fields_fail(err, path, "found", "expected an object, found %s",
-                                    gm_jsonint_type_name(found));
+                                 gm_jsonint_type_name(found));
     }
     if (!cJSON_IsString(at) || strlen(at->valuestring) >= sizeof out->found_at) {
         return repro_fields_fail(err, path, "found.at", "expected an ISO-8601 time, found %s",
-                                    cJSON_IsString(at) ? "a long string"
+                                 cJSON_IsString(at) ? "a long string"
                                                        : gm_jsonint_type_name(at));
     }
     if (execs == NULL || !gm_jsonint_read_u64(execs, &out->found_execs, &problem)) {
         return repro_fields_fail(err, path, "found.execs", "%s",
-                                    execs == NULL ? "missing" : problem.msg);
+                                 execs == NULL ? "missing" : problem.msg);
     }
     strcpy(out->found_at, at->valuestring);
     out->has_found = true;
@@ -109,7 +109,7 @@ static bool repro_fields_found_in(const char *path, const cJSON *found, repro_fi
 }
 
 static bool repro_fields_found(const char *path, const gm_jsonscan_span *span,
-                                  repro_fields *out, gm_error *err) {
+                               repro_fields *out, gm_error *err) {
     if (span->start == NULL) {
         return true;
     }
@@ -131,11 +131,11 @@ static bool repro_fields_buffer(const cJSON *item, gm_buf_id *out) {
 
 /* first_difference.index: one or two non-negative integers. */
 static bool repro_fields_index(const char *path, const cJSON *index, gm_difference *d,
-                                  gm_error *err) {
+                               gm_error *err) {
     int n = cJSON_IsArray(index) ? cJSON_GetArraySize(index) : 0;
     if (n != 1 && n != 2) {
         return repro_fields_fail(err, path, "first_difference.index",
-                                    "expected one or two integers");
+                                 "expected one or two integers");
     }
     d->rank = n;
     for (int k = 0; k < n; k++) {
@@ -144,7 +144,7 @@ static bool repro_fields_index(const char *path, const cJSON *index, gm_differen
         if (!gm_jsonint_read(cJSON_GetArrayItem(index, k),
                              gm_jsonint_at_least(GM_JSONINT_INT64, 0), &v, &problem)) {
             return repro_fields_fail(err, path, "first_difference.index", "[%d]: %s", k,
-                                        problem.msg);
+                                     problem.msg);
         }
         d->index[k] = (size_t)v;
     }
@@ -153,26 +153,26 @@ static bool repro_fields_index(const char *path, const cJSON *index, gm_differen
 
 /* One of first_difference's values, in its buffer's dtype. */
 static bool repro_fields_value(const char *path, const cJSON *obj, const char *key,
-                                  gm_buf_id buf, int64_t *out, gm_error *err) {
+                               gm_buf_id buf, int64_t *out, gm_error *err) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     gm_error problem = {0};
     gm_jsonint_range range = gm_buf_is_int64(buf) ? GM_JSONINT_INT64 : GM_JSONINT_INT32;
     if (item == NULL || !gm_jsonint_read(item, range, out, &problem)) {
         return repro_fields_fail(err, path, "first_difference", "%s: %s", key,
-                                    item == NULL ? "missing" : problem.msg);
+                                 item == NULL ? "missing" : problem.msg);
     }
     return true;
 }
 
 static bool repro_fields_difference_in(const char *path, const cJSON *obj, gm_difference *d,
-                                          gm_error *err) {
+                                       gm_error *err) {
     if (!cJSON_IsObject(obj)) {
         return repro_fields_fail(err, path, "first_difference",
-                                    "expected an object, found %s", gm_jsonint_type_name(obj));
+                                 "expected an object, found %s", gm_jsonint_type_name(obj));
     }
     if (!repro_fields_buffer(cJSON_GetObjectItemCaseSensitive(obj, "buffer"), &d->buf)) {
         return repro_fields_fail(err, path, "first_difference.buffer",
-                                    "expected a buffer name");
+                                 "expected a buffer name");
     }
     d->present = true;
     return repro_fields_index(path, cJSON_GetObjectItemCaseSensitive(obj, "index"), d, err) &&
@@ -181,7 +181,7 @@ static bool repro_fields_difference_in(const char *path, const cJSON *obj, gm_di
 }
 
 static bool repro_fields_difference(const char *path, const gm_jsonscan_span *span,
-                                       gm_difference *d, gm_error *err) {
+                                    gm_difference *d, gm_error *err) {
     if (span->start == NULL) {
         return true;
     }
@@ -193,12 +193,12 @@ static bool repro_fields_difference(const char *path, const gm_jsonscan_span *sp
 
 /* bs: the length of case.req_pool_indices. */
 static bool repro_fields_bs(const char *path, const gm_jsonscan_span *spans, int64_t *bs,
-                               gm_error *err) {
+                            gm_error *err) {
     const gm_jsonscan_span *c = &spans[REPRO_FIELDS_CASE];
     const gm_jsonscan_span *indices = &spans[REPRO_FIELDS_INDICES];
     if (c->start == NULL || c->start[0] != '{') {
         return repro_fields_fail(err, path, "case", "%s",
-                                    c->start == NULL ? "missing" : "expected an object");
+                                 c->start == NULL ? "missing" : "expected an object");
     }
     cJSON *list = indices->start != NULL ? repro_fields_tree(indices) : NULL;
     bool ok = cJSON_IsArray(list);
@@ -206,20 +206,20 @@ static bool repro_fields_bs(const char *path, const gm_jsonscan_span *spans, int
         *bs = cJSON_GetArraySize(list);
     } else {
         repro_fields_fail(err, path, "case.req_pool_indices", "expected an array, found %s",
-                             indices->start != NULL ? gm_jsonint_type_name(list) : "nothing");
+                          indices->start != NULL ? gm_jsonint_type_name(list) : "nothing");
     }
     cJSON_Delete(list);
     return ok;
 }
 
 static bool repro_fields_members(const char *path, const gm_jsonscan_span *spans,
-                                    repro_fields *out, gm_error *err) {
+                                 repro_fields *out, gm_error *err) {
     return repro_fields_format(path, &spans[REPRO_FIELDS_FORMAT_KEY], err) &&
            repro_fields_signature(path, &spans[REPRO_FIELDS_SIGNATURE], &out->finding,
-                                     err) &&
+                                  err) &&
            repro_fields_found(path, &spans[REPRO_FIELDS_FOUND], out, err) &&
            repro_fields_difference(path, &spans[REPRO_FIELDS_FIRST_DIFFERENCE],
-                                      &out->first_difference, err) &&
+                                   &out->first_difference, err) &&
            repro_fields_bs(path, spans, &out->bs, err);
 }
 

@@ -22,7 +22,7 @@ typedef struct {
 /* The names of the finding's classes, in enum order (as repro_write
  * lists them). */
 static size_t repro_rewrite_class_names(const triage_finding *f, char names[][REPRO_REWRITE_NAME_MAX],
-                                     char **ptrs) {
+                                        char **ptrs) {
     size_t n = 0;
     for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         if (f->classes & (1u << k)) {
@@ -67,7 +67,7 @@ static bool repro_rewrite_print(const cJSON *root, char **text, size_t *len, gm_
 }
 
 bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
-                       gm_error *err) {
+                          gm_error *err) {
     *text = NULL;
     *len = 0;
     if (doc->kind != GM_DOC_REPRO) {
@@ -96,7 +96,7 @@ static long repro_rewrite_file_size(FILE *f) {
 
 /* The whole file, NUL-terminated; refuses one over `max_bytes`. */
 static bool repro_rewrite_slurp(const char *path, size_t max_bytes, char **text, size_t *len,
-                             gm_error *err) {
+                                gm_error *err) {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         return gm_error_set(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -118,7 +118,7 @@ static bool repro_rewrite_slurp(const char *path, size_t max_bytes, char **text,
 }
 
 static bool repro_rewrite_diff_node(const cJSON *file, const cJSON *rewrite, size_t at,
-                                 repro_rewrite_diff *d);
+                                    repro_rewrite_diff *d);
 
 static bool repro_rewrite_found(const cJSON *file, const cJSON *rewrite, repro_rewrite_diff *d) {
     d->file = file;
@@ -140,7 +140,7 @@ static size_t repro_rewrite_path_index(repro_rewrite_diff *d, size_t at, size_t 
 
 /* Keys in the file's order first, then keys only the rewrite has. */
 static bool repro_rewrite_diff_object(const cJSON *file, const cJSON *rewrite, size_t at,
-                                   repro_rewrite_diff *d) {
+                                      repro_rewrite_diff *d) {
     const cJSON *item;
     cJSON_ArrayForEach(item, file) {
         const cJSON *other = cJSON_GetObjectItemCaseSensitive(rewrite, item->string);
@@ -161,7 +161,7 @@ static bool repro_rewrite_diff_object(const cJSON *file, const cJSON *rewrite, s
 }
 
 static bool repro_rewrite_diff_array(const cJSON *file, const cJSON *rewrite, size_t at,
-                                  repro_rewrite_diff *d) {
+                                     repro_rewrite_diff *d) {
     const cJSON *a = file->child, *b = rewrite->child;
     for (size_t i = 0; a != NULL || b != NULL; i++) {
         size_t next = repro_rewrite_path_index(d, at, i);
@@ -179,7 +179,7 @@ static bool repro_rewrite_diff_array(const cJSON *file, const cJSON *rewrite, si
 }
 
 static bool repro_rewrite_diff_node(const cJSON *file, const cJSON *rewrite, size_t at,
-                                 repro_rewrite_diff *d) {
+                                    repro_rewrite_diff *d) {
     if ((file->type & 0xFF) != (rewrite->type & 0xFF)) {
         return repro_rewrite_found(file, rewrite, d);
     }
@@ -217,7 +217,7 @@ static void repro_rewrite_value(const cJSON *v, char *buf, size_t size) {
 
 /* Names the JSON field at the first difference of the two texts. */
 static void repro_rewrite_describe(const char *file, const char *rewrite, size_t byte,
-                                repro_rewrite_outcome *out) {
+                                   repro_rewrite_outcome *out) {
     cJSON *a = cJSON_Parse(file), *b = cJSON_Parse(rewrite);
     repro_rewrite_diff d = {.path = "", .file = NULL, .rewrite = NULL};
     if (a == NULL) {
@@ -239,7 +239,7 @@ static void repro_rewrite_describe(const char *file, const char *rewrite, size_t
 }
 
 bool repro_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
-                      repro_rewrite_outcome *out, gm_error *err) {
+                         repro_rewrite_outcome *out, gm_error *err) {
     out->same = false;
     out->message[0] = '\0';
     char *file = NULL, *rewrite = NULL;

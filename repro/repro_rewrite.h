@@ -30,12 +30,12 @@ typedef struct {
  * as gm_json_write_file lays it out (unformatted, one trailing newline).
  * *text is malloc'd, NUL-terminated, *len bytes. */
 bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
-                       gm_error *err);
+                          gm_error *err);
 
 /* Compares the file at `path` (already read into `doc`, a reproducer) with
  * its rewrite. False only when the file or a run failed (err set); a
  * rewrite that differs is a success with out->same == false. */
 bool repro_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
-                      repro_rewrite_outcome *out, gm_error *err);
+                         repro_rewrite_outcome *out, gm_error *err);
 
 #endif

@@ -53,7 +53,7 @@ static bool repro_rundir_exists(const char *path) {
 }
 
 static bool repro_rundir_join(char *out, size_t size, const char *dir, const char *name,
-                           gm_error *err) {
+                              gm_error *err) {
     if ((size_t)snprintf(out, size, "%s/%s", dir, name) >= size) {
         return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", dir);
     }
@@ -184,7 +184,7 @@ static const repro_rundir_input *repro_rundir_pick(const repro_rundir_input *run
 
 /* The signature of one run of inputs with one signature. */
 static bool repro_rundir_signature_of(const repro_rundir_input *run, size_t n,
-                                   const triage_baseline *baseline, repro_rundir_signature *s) {
+                                      const triage_baseline *baseline, repro_rundir_signature *s) {
     const repro_rundir_input *repro = repro_rundir_pick(run, n, true);
     const repro_rundir_input *smallest = repro != NULL ? repro : repro_rundir_pick(run, n, false);
     bool only_repros = run[0].minimized; /* failures sort first: none here */
@@ -270,7 +270,7 @@ static bool repro_rundir_detect(repro_rundir *r, gm_error *err) {
 }
 
 bool repro_rundir_load(const char *dir, const triage_baseline *baseline, repro_rundir *out,
-                    gm_error *err) {
+                       gm_error *err) {
     memset(out, 0, sizeof *out);
     out->campaign.exit_code = -1;
     if (!repro_rundir_is_dir(dir)) {

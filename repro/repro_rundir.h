@@ -134,7 +134,7 @@ typedef struct {
  * an error; a folder that cannot be read, or a malformed campaign.json or
  * stats.jsonl, is (the message names the file and line). */
 bool repro_rundir_load(const char *dir, const triage_baseline *baseline, repro_rundir *out,
-                    gm_error *err);
+                       gm_error *err);
 
 /* Signatures the baseline does not know. */
 size_t repro_rundir_new(const repro_rundir *r);

@@ -11,7 +11,7 @@
 #define REPRO_RUNDIR_SOURCES_MAX 4096
 
 static bool repro_rundir_sources_text(const cJSON *o, const char *key, char *out, size_t size,
-                                   gm_error *why) {
+                                      gm_error *why) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
     if (item == NULL || cJSON_IsNull(item)) {
         return true;
@@ -25,7 +25,7 @@ static bool repro_rundir_sources_text(const cJSON *o, const char *key, char *out
 }
 
 static bool repro_rundir_sources_count(const cJSON *o, const char *key, uint64_t *out,
-                                    gm_error *why) {
+                                       gm_error *why) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
     gm_error inner = {0};
     if (item == NULL || gm_jsonint_read_u64(item, out, &inner)) {
@@ -35,7 +35,7 @@ static bool repro_rundir_sources_count(const cJSON *o, const char *key, uint64_t
 }
 
 static bool repro_rundir_sources_seconds(const cJSON *o, const char *key, double *out,
-                                      gm_error *why) {
+                                         gm_error *why) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
     if (item == NULL) {
         return true;
@@ -94,9 +94,9 @@ static bool repro_rundir_sources_corpus(const cJSON *root, repro_rundir_campaign
                             gm_jsonint_type_name(o));
     }
     return (repro_rundir_sources_text(o, "method", out->corpus_merge, sizeof out->corpus_merge,
-                                   &inner) &&
+                                      &inner) &&
             repro_rundir_sources_text(o, "note", out->corpus_merge_note,
-                                   sizeof out->corpus_merge_note, &inner)) ||
+                                      sizeof out->corpus_merge_note, &inner)) ||
            gm_error_set(why, inner.code, "corpus_merge: %s", inner.msg);
 }
 

@@ -22,13 +22,13 @@ typedef struct {
 } repro_rundir_stats_where;
 
 static bool repro_rundir_stats_fail(const repro_rundir_stats_where *w, const char *key,
-                                 const char *problem) {
+                                    const char *problem) {
     return gm_error_set(w->err, GM_ERR_FORMAT, "%s: line %zu: %s%s%s", w->path, w->line,
                         key != NULL ? key : "", key != NULL ? ": " : "", problem);
 }
 
 static bool repro_rundir_stats_count(const repro_rundir_stats_where *w, const cJSON *obj,
-                                  const char *key, uint64_t *out) {
+                                     const char *key, uint64_t *out) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     gm_error problem = {0};
     if (item == NULL) {
@@ -39,7 +39,7 @@ static bool repro_rundir_stats_count(const repro_rundir_stats_where *w, const cJ
 }
 
 static bool repro_rundir_stats_sample(const repro_rundir_stats_where *w, const cJSON *obj,
-                                   repro_rundir_sample *s) {
+                                      repro_rundir_sample *s) {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "t");
     if (!cJSON_IsObject(obj)) {
         return repro_rundir_stats_fail(w, NULL, "expected a JSON object");
@@ -76,7 +76,7 @@ static size_t repro_rundir_stats_lines(const char *text, size_t len) {
 
 /* One line into samples[*n]; a cut-off last line is skipped. */
 static bool repro_rundir_stats_line(const repro_rundir_stats_where *w, const char *line, size_t len,
-                                 bool terminated, repro_rundir_sample *samples, size_t *n) {
+                                    bool terminated, repro_rundir_sample *samples, size_t *n) {
     if (repro_rundir_stats_blank(line, len)) {
         return true;
     }
@@ -96,7 +96,7 @@ static bool repro_rundir_stats_line(const repro_rundir_stats_where *w, const cha
 }
 
 static bool repro_rundir_stats_parse(const char *path, const char *text, size_t len,
-                                  repro_rundir_sample *samples, size_t *n, gm_error *err) {
+                                     repro_rundir_sample *samples, size_t *n, gm_error *err) {
     repro_rundir_stats_where w = {path, 0, err};
     for (size_t at = 0; at < len;) {
         const char *end = memchr(text + at, '\n', len - at);

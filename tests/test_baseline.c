@@ -42,12 +42,12 @@ static void test_shipped_baseline(void) {
         CHECK(!triage_baseline_is_known(b, &f));
     }
     triage_finding several = finding(GM_STATUS_MISMATCH,
-                                 BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_SENTINEL_WRAP),
-                                 BIT(GM_BUF_PAGE_TABLE) | BIT(GM_BUF_SWA_PAGE_TABLE));
+                                     BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_SENTINEL_WRAP),
+                                     BIT(GM_BUF_PAGE_TABLE) | BIT(GM_BUF_SWA_PAGE_TABLE));
     CHECK(triage_baseline_is_known(b, &several));
     triage_finding mixed = finding(GM_STATUS_MISMATCH,
-                               BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
-                               BIT(GM_BUF_PAGE_TABLE));
+                                   BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                                   BIT(GM_BUF_PAGE_TABLE));
     CHECK(!triage_baseline_is_known(b, &mixed));
     triage_finding bug = finding(GM_STATUS_FUSED_OUT_OF_BOUNDS, BIT(TRIAGE_CLASS_UNCLASSIFIED), 0);
     CHECK(!triage_baseline_is_known(b, &bug));
@@ -98,18 +98,18 @@ static void test_listed_signatures(void) {
         return;
     }
     triage_finding listed = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_UNCLASSIFIED),
-                                BIT(GM_BUF_CU_SEQLENS_Q));
+                                    BIT(GM_BUF_CU_SEQLENS_Q));
     CHECK(triage_baseline_is_known(b, &listed));
     triage_finding other = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_UNCLASSIFIED),
-                               BIT(GM_BUF_CU_SEQLENS_K));
+                                   BIT(GM_BUF_CU_SEQLENS_K));
     CHECK(!triage_baseline_is_known(b, &other));
     triage_finding bug_class = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_STALE_TAIL),
-                                   BIT(GM_BUF_PAGE_TABLE));
+                                       BIT(GM_BUF_PAGE_TABLE));
     CHECK(!triage_baseline_is_known(b, &bug_class)); /* decided a bug, not accepted */
     triage_finding raises = finding(GM_STATUS_REFERENCE_ERROR, BIT(TRIAGE_CLASS_LEGACY_RAISES), 0);
     CHECK(triage_baseline_is_known(b, &raises));
     triage_finding unlisted = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_SENTINEL_WRAP),
-                                  BIT(GM_BUF_SWA_PAGE_TABLE));
+                                      BIT(GM_BUF_SWA_PAGE_TABLE));
     CHECK(!triage_baseline_is_known(b, &unlisted));
     triage_baseline_free(b);
 }
@@ -198,8 +198,8 @@ static void test_listed_buckets(void) {
         return;
     }
     triage_finding f = finding(GM_STATUS_MISMATCH,
-                           BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
-                           BIT(GM_BUF_CU_SEQLENS_K) | BIT(GM_BUF_PAGE_TABLE));
+                               BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                               BIT(GM_BUF_CU_SEQLENS_K) | BIT(GM_BUF_PAGE_TABLE));
     CHECK(!triage_baseline_is_known(b, &f));
     snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@rows<32|other");
     triage_baseline_entry e;

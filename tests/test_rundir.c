@@ -116,7 +116,7 @@ static void write_repro_as(const char *rel, const char *signature, size_t bs, co
     }
     repro_origin origin = {"libfuzzer", execs, minimized, at, NULL};
     CHECK(repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, GM_BACKEND_CPU,
-                         &origin, &err));
+                      &origin, &err));
     gm_run_result_free(&r);
     gm_case_free(&c);
 }

@@ -62,7 +62,7 @@ static void test_statuses(void) {
     CHECK(triage_finding_parse("draft_decode|fused_out_of_bounds|-", &f, &err));
     CHECK_EQ_I64(f.status, GM_STATUS_FUSED_OUT_OF_BOUNDS);
     CHECK(triage_finding_parse("target_verify|stale_tail+sentinel_wrap|page_table+swa_page_table",
-                           &f, &err));
+                               &f, &err));
     CHECK_EQ_I64(f.status, GM_STATUS_MISMATCH);
     CHECK_EQ_I64(f.mode, GM_MODE_TARGET_VERIFY);
     CHECK_EQ_I64(f.classes, (1u << TRIAGE_CLASS_STALE_TAIL) | (1u << TRIAGE_CLASS_SENTINEL_WRAP));

@@ -93,14 +93,14 @@ void triage_baseline_free(triage_baseline *b) {
 
 /* A required string member; `found` quotes hostile text safely. */
 static bool triage_baseline_string(const triage_baseline_where *w, const cJSON *obj, const char *field,
-                               const char **out) {
+                                   const char **out) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, field);
     if (item == NULL) {
         return triage_baseline_fail(w, field, "missing");
     }
     if (!cJSON_IsString(item) || item->valuestring == NULL) {
         return triage_baseline_fail(w, field, "expected a string, found %s",
-                                gm_jsonint_type_name(item));
+                                    gm_jsonint_type_name(item));
     }
     *out = item->valuestring;
     return true;
@@ -141,7 +141,7 @@ static bool triage_baseline_explanation(const triage_baseline_where *w, const cJ
 /* A listed signature must be one that triage_finding_sign writes, or it could
  * never match a finding; the parser's message says which part is wrong. */
 static bool triage_baseline_signature(const triage_baseline_where *w, const cJSON *obj,
-                                  const char **out) {
+                                      const char **out) {
     triage_finding f;
     gm_error problem = {0};
     if (!triage_baseline_string(w, obj, "signature", out)) {
@@ -156,7 +156,7 @@ static bool triage_baseline_signature(const triage_baseline_where *w, const cJSO
 /* ---- lists ------------------------------------------------------------- */
 
 static bool triage_baseline_class_entry(triage_baseline *b, const triage_baseline_where *w,
-                                    const cJSON *item) {
+                                        const cJSON *item) {
     const char *name = NULL;
     triage_class k = TRIAGE_CLASS_UNCLASSIFIED;
     triage_decision d = TRIAGE_DECISION_ACCEPTED;
@@ -185,7 +185,7 @@ static bool triage_baseline_class_entry(triage_baseline *b, const triage_baselin
 }
 
 static bool triage_baseline_signature_entry(triage_baseline *b, const triage_baseline_where *w,
-                                        const cJSON *item) {
+                                            const cJSON *item) {
     const char *signature = NULL;
     triage_decision d = TRIAGE_DECISION_ACCEPTED;
     if (!triage_baseline_signature(w, item, &signature)) {
@@ -234,7 +234,7 @@ static bool triage_baseline_bucket_key(const triage_baseline_where *w, const cha
 }
 
 static bool triage_baseline_bucket_entry(triage_baseline *b, const triage_baseline_where *w,
-                                     const cJSON *item) {
+                                         const cJSON *item) {
     const char *key = NULL;
     triage_decision d = TRIAGE_DECISION_ACCEPTED;
     if (!triage_baseline_string(w, item, "bucket", &key) || !triage_baseline_bucket_key(w, key)) {
@@ -263,11 +263,11 @@ static bool triage_baseline_bucket_entry(triage_baseline *b, const triage_baseli
 }
 
 typedef bool (*triage_baseline_entry_fn)(triage_baseline *b, const triage_baseline_where *w,
-                                     const cJSON *item);
+                                         const cJSON *item);
 
 /* An optional array member whose elements are objects read by `entry`. */
 static bool triage_baseline_list(triage_baseline *b, const char *path, const cJSON *root,
-                             const char *list, triage_baseline_entry_fn entry, gm_error *err) {
+                                 const char *list, triage_baseline_entry_fn entry, gm_error *err) {
     triage_baseline_where w = {path, NULL, 0, err};
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, list);
     if (arr == NULL) {
@@ -292,7 +292,7 @@ static bool triage_baseline_list(triage_baseline *b, const char *path, const cJS
 /* ---- the document ------------------------------------------------------ */
 
 static bool triage_baseline_read_doc(triage_baseline *b, const char *path, const cJSON *root,
-                                 gm_error *err) {
+                                     gm_error *err) {
     triage_baseline_where w = {path, NULL, 0, err};
     const char *format = NULL;
     if (!cJSON_IsObject(root)) {
@@ -306,7 +306,7 @@ static bool triage_baseline_read_doc(triage_baseline *b, const char *path, const
         char quoted[64];
         gm_jsonint_quote(format, quoted, sizeof quoted);
         return triage_baseline_fail(&w, "format", "expected \"" TRIAGE_BASELINE_FORMAT "\", found %s",
-                                quoted);
+                                    quoted);
     }
     return triage_baseline_list(b, path, root, "classes", triage_baseline_class_entry, err) &&
            triage_baseline_list(b, path, root, "signatures", triage_baseline_signature_entry, err) &&
@@ -354,7 +354,7 @@ const char *triage_decision_name(triage_decision d) {
 /* Known by its classes: every class listed and accepted, none unclassified.
  * The explanation is the first class's (the one the signature starts with). */
 static void triage_baseline_lookup_classes(const triage_baseline *b, const triage_finding *f,
-                                       triage_baseline_entry *out) {
+                                           triage_baseline_entry *out) {
     if (f->classes == 0 || (f->classes & (1u << TRIAGE_CLASS_UNCLASSIFIED))) {
         return;
     }

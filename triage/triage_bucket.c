@@ -40,7 +40,7 @@ static int triage_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64
 }
 
 void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
-                         int64_t got, int64_t want, int64_t prior) {
+                             int64_t got, int64_t want, int64_t prior) {
     if (k != TRIAGE_CLASS_UNCLASSIFIED) {
         if (s->explained_class < 0) {
             s->explained_class = k;
@@ -103,7 +103,7 @@ static size_t triage_bucket_num_out_tokens(const gm_case *c) {
 }
 
 static void triage_bucket_where(const gm_case *c, const gm_run_result *r, const triage_bucket_seen *s,
-                            char *out, size_t size) {
+                                char *out, size_t size) {
     gm_buf_id id = s->first_id;
     size_t flat = s->first_flat;
     if (s->first_shape) {
@@ -142,7 +142,7 @@ static const char *triage_bucket_how(const triage_bucket_seen *s) {
 }
 
 void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r, const triage_bucket_seen *s,
-                              char *out, size_t size) {
+                                  char *out, size_t size) {
     if (s->have_first) {
         char where[64];
         triage_bucket_where(c, r, s, where, sizeof where);
@@ -184,7 +184,7 @@ static void triage_bucket_error_head(const char *error, bool raise, char *out, s
 }
 
 void triage_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
-                                size_t size) {
+                                    size_t size) {
     char head[96];
     if (strcmp(class_name, "legacy_raises") == 0) {
         triage_bucket_error_head(r->reference.error, true, head, sizeof head);

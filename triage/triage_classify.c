@@ -203,7 +203,7 @@ static triage_class triage_classify_swa_page(const gm_swa *swa, int64_t tok) {
 
 /* Cell (i, j) of page_table or swa_page_table. */
 static triage_class triage_classify_page_cell(const triage_classify_ctx *ctx, gm_buf_id id, size_t i,
-                                      size_t j) {
+                                              size_t j) {
     if (j >= ctx->cols) {
         /* legacy left the old contents; fused rewrote the cell */
         if (j >= triage_classify_live_cols(ctx, i)) {
@@ -249,8 +249,8 @@ static triage_class triage_classify_out_slot(const triage_classify_ctx *ctx, siz
  * (triage_predict): a wrong value written where a cause is present is a bug
  * like any other (issue 10). */
 static triage_class triage_classify_explained(const triage_classify_ctx *ctx, gm_buf_id id, size_t flat,
-                                      size_t width, int64_t reference, int64_t fused,
-                                      triage_class k) {
+                                              size_t width, int64_t reference, int64_t fused,
+                                              triage_class k) {
     triage_prediction want;
     if (k == TRIAGE_CLASS_UNCLASSIFIED ||
         !triage_predict_element(&ctx->predict, id, flat, width, &want) ||
@@ -264,8 +264,8 @@ static triage_class triage_classify_explained(const triage_classify_ctx *ctx, gm
  * what the fused side should have written (its prediction, else the
  * reference's value) and the old contents. */
 static void triage_classify_note(const triage_classify_ctx *ctx, triage_bucket_seen *seen, gm_buf_id id,
-                             size_t flat, size_t width, int64_t reference, int64_t fused,
-                             triage_class k) {
+                                 size_t flat, size_t width, int64_t reference, int64_t fused,
+                                 triage_class k) {
     int64_t want = reference, prior = 0;
     triage_prediction p;
     if (k == TRIAGE_CLASS_UNCLASSIFIED) {
@@ -282,7 +282,7 @@ static void triage_classify_note(const triage_classify_ctx *ctx, triage_bucket_s
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
  * found by bisection instead of asking for every cell. */
 static size_t triage_classify_compared_cols(const gm_case *c, const gm_run_result *r, gm_buf_id id,
-                                        size_t row, size_t width) {
+                                            size_t row, size_t width) {
     if (r->verdict.compare == GM_COMPARE_STRICT) {
         return width;
     }
@@ -300,7 +300,7 @@ static size_t triage_classify_compared_cols(const gm_case *c, const gm_run_resul
 
 /* A page table, row by row: its buffers are the big ones (bs x pages). */
 static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const gm_run_result *r,
-                                       gm_buf_id id, triage_bucket_seen *seen) {
+                                           gm_buf_id id, triage_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
     size_t width = a->dims[1];
@@ -311,7 +311,7 @@ static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const
             size_t flat = i * width + j;
             if (x[flat] != y[flat]) {
                 triage_class k = triage_classify_explained(ctx, id, flat, width, x[flat], y[flat],
-                                                   triage_classify_page_cell(ctx, id, i, j));
+                                                           triage_classify_page_cell(ctx, id, i, j));
                 triage_classify_note(ctx, seen, id, flat, width, x[flat], y[flat], k);
                 classes |= 1u << k;
             }
@@ -336,14 +336,14 @@ static triage_class triage_classify_vector_element(const triage_classify_ctx *ct
 
 /* A one-dimensional buffer: every element is compared at both levels. */
 static unsigned triage_classify_vector(const triage_classify_ctx *ctx, const gm_run_result *r,
-                                   gm_buf_id id, triage_bucket_seen *seen) {
+                                       gm_buf_id id, triage_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         int64_t x = gm_buffer_get(a, k), y = gm_buffer_get(b, k);
         if (x != y) {
             triage_class cls = triage_classify_explained(ctx, id, k, 1, x, y,
-                                                 triage_classify_vector_element(ctx, id, k));
+                                                         triage_classify_vector_element(ctx, id, k));
             triage_classify_note(ctx, seen, id, k, 1, x, y, cls);
             classes |= 1u << cls;
         }
@@ -360,7 +360,7 @@ static bool triage_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
 
 /* The classes of every element the verdict's level compared and that differs. */
 static unsigned triage_classify_differences(const gm_case *c, const gm_run_result *r,
-                                        triage_bucket_seen *seen) {
+                                            triage_bucket_seen *seen) {
     triage_classify_ctx ctx;
     triage_classify_ctx_init(&ctx, c);
     unsigned classes = 0;
@@ -497,7 +497,7 @@ void triage_classify(const gm_case *c, const gm_run_result *r, triage_finding *o
 }
 
 triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
-                             size_t flat) {
+                                     size_t flat) {
     if (!gm_status_compared(r->verdict.status)) {
         return triage_classify_uncompared(c, r);
     }
@@ -515,15 +515,15 @@ triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, g
     if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
         size_t width = r->reference.buf[id].dims[1];
         return triage_classify_explained(&ctx, id, flat, width, x, y,
-                                     triage_classify_page_cell(&ctx, id, flat / width, flat % width));
+                                         triage_classify_page_cell(&ctx, id, flat / width, flat % width));
     }
     return triage_classify_explained(&ctx, id, flat, 1, x, y,
-                                 triage_classify_vector_element(&ctx, id, flat));
+                                     triage_classify_vector_element(&ctx, id, flat));
 }
 
 /* Appends the names of the set bits of `mask`, joined by '+', or "-". */
 static size_t triage_classify_append_names(char *buf, size_t size, size_t at, unsigned mask,
-                                       int count, const char *(*name)(int)) {
+                                           int count, const char *(*name)(int)) {
     bool any = false;
     for (int k = 0; k < count; k++) {
         if (mask & (1u << k)) {
@@ -548,7 +548,7 @@ void triage_finding_sign(triage_finding *f) {
     int n = snprintf(s, size, "%s|", gm_mode_name(f->mode));
     size_t at = n < 0 || (size_t)n >= size ? size - 1 : (size_t)n;
     at = triage_classify_append_names(s, size, at, f->classes, TRIAGE_CLASS_COUNT,
-                                  triage_classify_class_name_at);
+                                      triage_classify_class_name_at);
     if (at + 1 < size) {
         s[at++] = '|';
         s[at] = '\0';
@@ -581,7 +581,7 @@ static void triage_classify_quote_signature(const char *text, char *buf, size_t 
 
 /* One unknown name in part `what` ("mode", "class", "buffer"). */
 static bool triage_classify_parse_unknown(const triage_classify_parse_ctx *p, const char *what,
-                                      const char *name) {
+                                          const char *name) {
     char quoted[64];
     gm_jsonint_quote(name, quoted, sizeof quoted);
     return gm_error_set(p->err, GM_ERR_FORMAT,
@@ -592,7 +592,7 @@ static bool triage_classify_parse_unknown(const triage_classify_parse_ctx *p, co
 /* One '+'-joined list of names (or "-") into a bit mask. The order is
  * checked afterwards, on the whole signature. */
 static bool triage_classify_parse_names(const triage_classify_parse_ctx *p, char *list, const char *what,
-                                    int count, const char *(*name)(int), unsigned *mask) {
+                                        int count, const char *(*name)(int), unsigned *mask) {
     *mask = 0;
     if (strcmp(list, "-") == 0) {
         return true;
@@ -674,9 +674,9 @@ bool triage_finding_parse(const char *s, triage_finding *out, gm_error *err) {
         return triage_classify_parse_unknown(&p, "mode", parts[0]);
     }
     if (!triage_classify_parse_names(&p, parts[1], "class", TRIAGE_CLASS_COUNT,
-                                 triage_classify_class_name_at, &out->classes) ||
+                                     triage_classify_class_name_at, &out->classes) ||
         !triage_classify_parse_names(&p, parts[2], "buffer", GM_BUF_COUNT, triage_classify_buf_name_at,
-                                 &out->buffers)) {
+                                     &out->buffers)) {
         return false;
     }
     out->status = triage_classify_status_of(out->classes);

@@ -84,7 +84,7 @@ void triage_classify(const gm_case *c, const gm_run_result *r, triage_finding *o
  * elements. A run whose buffers were not compared (legacy raised, fused out
  * of bounds) gives its one class for every element. */
 triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
-                             size_t flat);
+                                     size_t flat);
 
 /* Writes the signature of (mode, classes, buffers) into out->signature. */
 void triage_finding_sign(triage_finding *f);

@@ -99,7 +99,7 @@ void triage_predict_init(triage_predict_ctx *p, const gm_case *c) {
  * indexed pool row, floor-divided; the SWA page from the int32 mapping
  * value, floor-divided. */
 static bool triage_predict_legacy_cell(const gm_case *c, gm_buf_id id, size_t i, size_t j,
-                                   int64_t *out) {
+                                       int64_t *out) {
     size_t row, pos;
     size_t col = j * (size_t)c->page_size;
     if (!triage_predict_wrap(c->req_pool_indices[i], c->pool, &row) || col >= c->width) {
@@ -121,7 +121,7 @@ static bool triage_predict_legacy_cell(const gm_case *c, gm_buf_id id, size_t i,
  * flat at r*W + j*P, divided with truncation; a negative token or SWA slot
  * gives -1. */
 static bool triage_predict_fused_cell(const gm_case *c, gm_buf_id id, size_t i, size_t j,
-                                  int64_t *out) {
+                                      int64_t *out) {
     int64_t r = c->req_pool_indices[i];
     if (r < 0 || (uint64_t)r >= c->pool) {
         return false;
@@ -145,7 +145,7 @@ static bool triage_predict_fused_cell(const gm_case *c, gm_buf_id id, size_t i, 
 }
 
 static bool triage_predict_cell(const triage_predict_ctx *p, gm_buf_id id, size_t flat, size_t width,
-                            triage_prediction *out) {
+                                triage_prediction *out) {
     const gm_case *c = p->c;
     size_t i = flat / width, j = flat % width;
     if (i >= c->bs || (id == GM_BUF_SWA_PAGE_TABLE && !c->has_swa)) {
@@ -231,7 +231,7 @@ static bool triage_predict_strided_q(const gm_case *c, size_t k, triage_predicti
 }
 
 bool triage_predict_element(const triage_predict_ctx *p, gm_buf_id id, size_t flat, size_t width,
-                        triage_prediction *out) {
+                            triage_prediction *out) {
     const gm_case *c = p->c;
     switch (id) {
     case GM_BUF_PAGE_TABLE:

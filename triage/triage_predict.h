@@ -43,6 +43,6 @@ int64_t triage_predict_prior(const gm_case *c, gm_buf_id id, size_t flat);
  * are `width` elements wide (1 for a vector); false where it predicts
  * nothing. */
 bool triage_predict_element(const triage_predict_ctx *p, gm_buf_id id, size_t flat, size_t width,
-                        triage_prediction *out);
+                            triage_prediction *out);
 
 #endif
