@@ -55,9 +55,7 @@
 
 #include "gm_case.h"
 #include "gm_run.h"
-
-/* Room for the longest bucket triage_bucket_write can write. */
-#define TRIAGE_BUCKET_MAX 192
+#include "triage.h"
 
 /* What the classifier saw while it went over the differences. */
 typedef struct {
