@@ -9,7 +9,6 @@
 
 #include "gm_json.h"
 #include "repro.h"
-#include "repro_fields.h"
 
 void campaign_failures_init(campaign_failures *f) {
     memset(f, 0, sizeof *f);
@@ -175,7 +174,7 @@ static const char *campaign_failures_known_bucket(const campaign_failures *f, co
 }
 
 /* Reads one new failure file; true when it brought a new signature. The
- * few fields needed are read first (repro_fields.h): an unminimized
+ * few fields needed are read first (repro.h): an unminimized
  * failure can be megabytes, and the whole document would take the
  * driver's loop a second to build. The bucket needs the recorded outputs:
  * a small file is read whole for it; a large one of a known signature

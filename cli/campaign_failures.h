@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "triage_classify.h"
+#include "triage.h"
 
 typedef struct {
     char signature[TRIAGE_SIGNATURE_MAX];

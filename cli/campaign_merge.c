@@ -13,10 +13,10 @@
 #include "campaign_merge_corpus.h"
 #include "campaign_merge_failures.h"
 #include "campaign_merge_record.h"
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_file.h"
 #include "gm_paths.h"
-#include "repro_rundir_campaign.h"
+#include "repro.h"
 #include "report.h"
 
 #define CAMPAIGN_MERGE_EMPTY_BASELINE \

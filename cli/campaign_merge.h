@@ -31,7 +31,7 @@
 
 #include "campaign_setup.h"
 #include "gm_error.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 /* gmfuzz merge's exit codes, in line with fuzz's and report's. */
 enum {

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "gm_paths.h"
-#include "repro_fields.h"
+#include "repro.h"
 
 /* The best file so far of one signature, in one of the two folders. */
 typedef struct {

@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "repro_rundir.h"
+#include "repro.h"
 #include "report.h"
 
 bool campaign_report_write(const campaign_setup *s, char *html, size_t size, gm_error *err) {

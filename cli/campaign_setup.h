@@ -24,7 +24,7 @@
 
 #include "campaign_lock.h"
 #include "campaign_options.h"
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_error.h"
 
 #define CAMPAIGN_PATH_MAX PATH_MAX

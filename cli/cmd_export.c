@@ -1,6 +1,6 @@
 /* gmfuzz export pytest REPRO.json -o test_x.py [reader limits]
  *
- * Writes a reproducer as a standalone pytest file (export/export_pytest.h),
+ * Writes a reproducer as a standalone pytest file (export/export.h),
  * atomically (temporary file, fsync, rename); `-o -` writes to stdout.
  *
  * A reproducer that replay would reject is refused (cmd_export_check).
@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "gm_file.h"
-#include "repro_check.h"
+#include "repro.h"
 #include "cli_options.h"
 #include "gm_replay.h"
-#include "export_pytest.h"
+#include "export.h"
 
 static const char cmd_export_usage[] =
     "usage: gmfuzz export pytest REPRO.json -o test_x.py\n"

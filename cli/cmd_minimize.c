@@ -21,7 +21,7 @@
 
 #include "cli_input.h"
 #include "cli_options.h"
-#include "triage_baseline.h"
+#include "triage.h"
 #include "minimize.h"
 #include "gm_replay.h"
 #include "repro.h"

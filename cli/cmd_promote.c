@@ -1,7 +1,7 @@
 /* gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]
  *     [reader limits]
  *
- * Adds reproducers to the regression corpus (export/export_promote.h), each
+ * Adds reproducers to the regression corpus (export/export.h), each
  * file named after its bucket and signature the way a campaign names its
  * repros/ files (campaign_repro_slug of "<bucket>||<signature>"). One line
  * per reproducer:
@@ -28,7 +28,7 @@
 #include "campaign_repro.h"
 #include "cli_options.h"
 #include "gm_paths.h"
-#include "export_promote.h"
+#include "export.h"
 
 static const char cmd_promote_usage[] =
     "usage: gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]\n"

@@ -1,20 +1,19 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
  * run again and checked against what it records (harness/gm_replay.h). One
  * line per failure, then "N passed, N failed". A reproducer must also
- * record the signature and classes the classifier gives it (repro_check.h).
+ * record the signature and classes the classifier gives it (repro.h).
  * With --exact a reproducer must also be written again byte for byte
- * (repro/repro_rewrite.h). */
+ * (repro/repro.h). */
 #include "cmd_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "repro_check.h"
+#include "repro.h"
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_replay.h"
-#include "repro_rewrite.h"
 
 static const char cmd_replay_usage[] =
     "usage: gmfuzz replay PATH... [--exact] [--target T | --backend B] [--compare live|strict]\n"

@@ -22,8 +22,8 @@
 
 #include "campaign_record.h"
 #include "cli_options.h"
-#include "triage_baseline.h"
-#include "repro_rundir.h"
+#include "triage.h"
+#include "repro.h"
 #include "report.h"
 
 enum { CMD_REPORT_EXIT_FAILED = 3 };

@@ -2,9 +2,9 @@
  *     [reader limits]
  *
  * One document for a person triaging it: the case in a few lines
- * (export/export_show_case.h), then the verdict, the signature and its classes,
+ * (export/export.h), then the verdict, the signature and its classes,
  * and the differing elements side by side, reference vs fused, each with
- * its class (export/export_show.h).
+ * its class (export/export.h).
  *
  * A reproducer or a conformance vector records both sides' outputs: those
  * are shown, and the case is run again on the backend (default cpu) to say
@@ -23,12 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repro_check.h"
+#include "repro.h"
 #include "cli_input.h"
 #include "cli_options.h"
 #include "gm_replay.h"
-#include "export_show.h"
-#include "export_show_case.h"
+#include "export.h"
 
 #define CMD_SHOW_DEFAULT_MAX 20
 

@@ -1,7 +1,7 @@
 /* gmfuzz triage DIR [--baseline FILE | --strict-baseline] [--json]
  *
  * Groups the failing inputs of a run folder (or any folder of reproducers)
- * by signature (repro/repro_rundir.h) and prints one row per signature: NEW
+ * by signature (repro/repro.h) and prints one row per signature: NEW
  * or known (with the baseline's decision), how many inputs, first and last
  * seen, the smallest reproducer and the signature; then each stale
  * reproducer (its recorded signature is not what its outputs give: new,
@@ -24,9 +24,8 @@
 
 #include "campaign_record.h"
 #include "cli_options.h"
-#include "triage_baseline.h"
-#include "repro_rundir.h"
-#include "repro_rundir_json.h"
+#include "triage.h"
+#include "repro.h"
 
 enum { CMD_TRIAGE_EXIT_UNREADABLE = 3 };
 

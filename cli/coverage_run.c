@@ -10,7 +10,7 @@
 #include "campaign_record.h"
 #include "coverage_proc.h"
 #include "gm_paths.h"
-#include "repro_rundir_campaign.h"
+#include "repro.h"
 
 #define COVERAGE_RUN_MAX_FOLDERS 256
 

@@ -1,4 +1,4 @@
-#include "export_promote.h"
+#include "export.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-#include "export_pytest.h"
+#include "export.h"
 
 #include <inttypes.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "export_show.h"
+#include "export.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

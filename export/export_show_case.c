@@ -1,4 +1,4 @@
-#include "export_show_case.h"
+#include "export.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  * the harness then aborts.
  *
  * A failure is a finding whose signature the baseline does not know
- * (triage/triage_baseline.h), or, with strict_baseline, any non-match.
+ * (triage/triage.h), or, with strict_baseline, any non-match.
  *
  * A failure that could not be written (disk full, I/O error), after
  * FUZZ_CHECK_SAVE_TRIES tries, is FUZZ_CHECK_UNSAVED: the harness then
@@ -19,9 +19,8 @@
 #include <stdint.h>
 
 #include "gm_backend.h"
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_case.h"
-#include "triage_classify.h"
 #include "gm_oracle.h"
 #include "gm_run.h"
 

@@ -12,7 +12,7 @@
 
 #include "gm_backend.h"
 #include "gm_case.h"
-#include "triage_classify.h"
+#include "triage.h"
 #include "gm_error.h"
 #include "gm_oracle.h"
 

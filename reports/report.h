@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "gm_error.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 /* Writes the four documents of `r` into folder `out_dir` (each atomically);
  * the error names the file that could not be written. */

@@ -11,7 +11,7 @@
 #ifndef REPORT_CHART_H
 #define REPORT_CHART_H
 
-#include "repro_rundir.h"
+#include "repro.h"
 #include "report_text.h"
 
 #define REPORT_CHART_WIDTH 600

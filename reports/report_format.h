@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_oracle.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 /* 999 -> "999", 20512 -> "20.5k", 4810733 -> "4.81M". */
 void report_format_count(uint64_t v, char *out, size_t size);

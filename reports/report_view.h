@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "gm_error.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 typedef struct {
     const repro_rundir *run;

@@ -1,4 +1,4 @@
-#include "repro_check.h"
+#include "repro.h"
 
 #include <stdio.h>
 #include <string.h>

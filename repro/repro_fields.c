@@ -1,4 +1,4 @@
-#include "repro_fields.h"
+#include "repro.h"
 
 #include <stdarg.h>
 #include <stdio.h>

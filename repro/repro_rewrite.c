@@ -1,11 +1,11 @@
-#include "repro_rewrite.h"
+#include "repro.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "triage_classify.h"
+#include "triage.h"
 #include "gm_run.h"
 
 #define REPRO_REWRITE_NAME_MAX 40

@@ -9,7 +9,7 @@
  * up, or a reproducer added by hand) still appears, with the reproducer as
  * its one input: nothing found is dropped.
  */
-#include "repro_rundir.h"
+#include "repro.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +17,7 @@
 #include <sys/stat.h>
 
 #include "gm_paths.h"
-#include "repro_fields.h"
 #include "repro_rundir_bucket.h"
-#include "repro_rundir_campaign.h"
-#include "repro_rundir_stats.h"
 
 /* One reproducer file that was read. */
 typedef struct {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gm_json.h"
-#include "repro_check.h"
+#include "repro.h"
 
 /* The bucket of signature `s`'s representative file, from the outputs it
  * recorded; a file whose recorded signature is not what those outputs give

@@ -6,9 +6,9 @@
 
 #include <stdbool.h>
 
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_error.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 /* Fills r->buckets (and each signature's `bucket`) from r->sigs; false
  * only when memory runs out. A file that cannot be read back in full gets

@@ -1,4 +1,4 @@
-#include "repro_rundir_campaign.h"
+#include "repro.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "repro_rundir_json.h"
+#include "repro.h"
 
 #include <stdbool.h>
 

@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "gm_error.h"
-#include "repro_rundir.h"
+#include "repro.h"
 
 /* Reads root's "sources" (absent: none) into `out`. */
 bool repro_rundir_sources_read(const cJSON *root, repro_rundir_campaign *out, gm_error *why);

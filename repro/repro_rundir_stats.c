@@ -1,4 +1,4 @@
-#include "repro_rundir_stats.h"
+#include "repro.h"
 
 #include <math.h>
 #include <stdio.h>

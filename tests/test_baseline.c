@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_test.h"
 
 static const char *known_path;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "triage_classify.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_paths.h"
 #include "gm_run.h"

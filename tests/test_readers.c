@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_jsonscan.h"
-#include "repro_rundir_campaign.h"
-#include "repro_rundir_stats.h"
+#include "repro.h"
 #include "gm_test.h"
 
 static char *case_text;

@@ -21,10 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "triage_classify.h"
+#include "triage.h"
 #include "gm_paths.h"
 #include "repro.h"
-#include "repro_rundir.h"
 #include "gm_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"

@@ -7,7 +7,7 @@
  * triage_finding_sign writes, or it could never match a finding: a typo there
  * would silently turn a known difference back into a failure.
  */
-#include "triage_baseline.h"
+#include "triage.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "triage_classify.h"
+#include "triage.h"
 #include "gm_oracle.h"
 
 void triage_bucket_seen_init(triage_bucket_seen *s) {

@@ -9,7 +9,7 @@
  * __int128 as in reference/: int64 lengths plus an int32 offset cannot
  * overflow it.
  */
-#include "triage_classify.h"
+#include "triage.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -23,12 +23,10 @@
 #include <string.h>
 
 #include "fuzz_reader_file.h"
-#include "triage_baseline.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_jsonscan.h"
-#include "repro_fields.h"
-#include "repro_rundir_campaign.h"
-#include "repro_rundir_stats.h"
+#include "repro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

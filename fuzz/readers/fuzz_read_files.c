@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "fuzz_reader_file.h"
-#include "triage_baseline.h"
-#include "repro_rundir_campaign.h"
-#include "repro_rundir_stats.h"
+#include "triage.h"
+#include "repro.h"
 
 #define FUZZ_READ_CAMPAIGN 1
 #define FUZZ_READ_STATS 2
