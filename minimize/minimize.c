@@ -1,12 +1,12 @@
 /* minimize: structure-level delta debugging of a failing case.
  *
- * A candidate is the current case with one edit (minimize_shrink.h, or one value
- * moved); it is kept when it is well formed and its run has the same
- * signature as the target. Since the signature does not say WHY the legacy
- * path raised or WHERE the fused kernel overran, those are kept too (the
- * exception and step; the access and the buffer): otherwise every
- * legacy_raises finding would "minimize" into an empty batch, which raises
- * for another reason. The target's bucket (triage_bucket.h), when it has one,
+ * A candidate is the current case with one edit (minimize_shrink.h,
+ * minimize_edit.h, or one value moved); it is kept when it is well formed
+ * and its run has the same signature as the target. Since the signature
+ * does not say WHY the legacy path raised or WHERE the fused kernel
+ * overran, those are kept too (the exception and step; the access and
+ * the buffer): otherwise every legacy_raises finding would "minimize" into
+ * an empty batch, which raises for another reason. The target's bucket (triage_bucket.h), when it has one,
  * is kept too: the reproducer of a bucket must show that bucket's root
  * cause, not another one that happens to give the same signature.
  *
@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "gm_run.h"
+#include "minimize_edit.h"
 #include "minimize_shrink.h"
 
 /* Fields with at most this many elements get every value move; larger
@@ -472,108 +473,6 @@ static bool minimize_values(minimize_state *m) {
 }
 
 /* ---- optional parts ----------------------------------------------------- */
-
-/* Each edit removes one optional part of `c`; false when it has none. */
-typedef bool (*minimize_edit_fn)(gm_case *c);
-
-static void minimize_clear_init(gm_case *c, gm_buf_id id) {
-    free(c->init[id].values);
-    c->init[id] = (gm_init){GM_INIT_DEFAULT, 0, NULL, 0};
-}
-
-static bool minimize_no_seq_lens_cpu(gm_case *c) {
-    bool had = c->seq_lens_cpu != NULL;
-    free(c->seq_lens_cpu);
-    c->seq_lens_cpu = NULL;
-    return had;
-}
-
-static bool minimize_no_max_seq_pages(gm_case *c) {
-    bool had = c->has_max_seq_pages;
-    c->has_max_seq_pages = false;
-    c->max_seq_pages = 0;
-    return had;
-}
-
-/* qlens are read in draft_extend only. */
-static bool minimize_no_qlens(gm_case *c) {
-    bool had = c->qlens != NULL && c->mode != GM_MODE_DRAFT_EXTEND;
-    if (had) {
-        free(c->qlens);
-        c->qlens = NULL;
-    }
-    return had;
-}
-
-static bool minimize_no_swa(gm_case *c) {
-    if (!c->has_swa) {
-        return false;
-    }
-    free(c->swa.mapping);
-    free(c->swa.out_cache_loc);
-    memset(&c->swa, 0, sizeof c->swa);
-    c->has_swa = false;
-    minimize_clear_init(c, GM_BUF_SWA_PAGE_TABLE);
-    minimize_clear_init(c, GM_BUF_SWA_OUT_CACHE_LOC);
-    return true;
-}
-
-static bool minimize_no_swa_page_table(gm_case *c) {
-    bool had = c->has_swa && c->swa.page_table;
-    c->swa.page_table = false;
-    minimize_clear_init(c, GM_BUF_SWA_PAGE_TABLE);
-    return had;
-}
-
-static bool minimize_no_out_buffer(gm_case *c) {
-    bool had = c->has_swa && c->swa.has_out_len;
-    c->swa.has_out_len = false;
-    c->swa.out_len = 0;
-    minimize_clear_init(c, GM_BUF_SWA_OUT_CACHE_LOC);
-    return had;
-}
-
-static bool minimize_no_out_cache_loc(gm_case *c) {
-    bool had = c->has_swa && c->swa.out_cache_loc != NULL;
-    free(c->swa.out_cache_loc);
-    c->swa.out_cache_loc = NULL;
-    c->swa.n_out = 0;
-    return had;
-}
-
-/* Tokens off the page starts are never read in bounds: zero them all. */
-static bool minimize_zero_unread_tokens(gm_case *c) {
-    bool changed = false;
-    for (size_t k = 0; k < c->pool * c->width; k++) {
-        if (k % c->width % (size_t)c->page_size != 0 && c->req_to_token[k] != 0) {
-            c->req_to_token[k] = 0;
-            changed = true;
-        }
-    }
-    return changed;
-}
-
-/* The mode's offset moved into the lengths: target_verify's D and
- * draft_decode's step id become 0 and seq_lens (and the host copy) grow by
- * them, which keeps cache_seqlens and M as they were. */
-static bool minimize_fold_offset(gm_case *c) {
-    int64_t by = c->mode == GM_MODE_TARGET_VERIFY  ? c->num_draft_tokens
-                 : c->mode == GM_MODE_DRAFT_DECODE ? c->speculative_step_id
-                                                   : 0;
-    for (size_t i = 0; by != 0 && i < c->bs; i++) {
-        int64_t cpu = c->seq_lens_cpu != NULL ? c->seq_lens_cpu[i] : 0;
-        if (__builtin_add_overflow(c->seq_lens[i], by, &c->seq_lens[i]) ||
-            __builtin_add_overflow(cpu, by, &cpu)) {
-            return false; /* a length at the int64 edge: leave the offset */
-        }
-        if (c->seq_lens_cpu != NULL) {
-            c->seq_lens_cpu[i] = cpu;
-        }
-    }
-    c->num_draft_tokens = c->mode == GM_MODE_TARGET_VERIFY ? 0 : c->num_draft_tokens;
-    c->speculative_step_id = c->mode == GM_MODE_DRAFT_DECODE ? 0 : c->speculative_step_id;
-    return by != 0;
-}
 
 static bool minimize_try_edit(minimize_state *m, minimize_edit_fn edit) {
     gm_case cand;
