@@ -18,16 +18,16 @@
 typedef bool (*minimize_edit_fn)(gm_case *c);
 
 /* Buffer `id`'s prior contents back to the default (no init array). */
-void minimize_clear_init(gm_case *c, gm_buf_id id);
+void minimize_edit_clear_init(gm_case *c, gm_buf_id id);
 
-bool minimize_no_seq_lens_cpu(gm_case *c);
-bool minimize_no_max_seq_pages(gm_case *c);
-bool minimize_no_qlens(gm_case *c);
-bool minimize_no_swa(gm_case *c);
-bool minimize_no_swa_page_table(gm_case *c);
-bool minimize_no_out_buffer(gm_case *c);
-bool minimize_no_out_cache_loc(gm_case *c);
-bool minimize_zero_unread_tokens(gm_case *c);
-bool minimize_fold_offset(gm_case *c);
+bool minimize_edit_no_seq_lens_cpu(gm_case *c);
+bool minimize_edit_no_max_seq_pages(gm_case *c);
+bool minimize_edit_no_qlens(gm_case *c);
+bool minimize_edit_no_swa(gm_case *c);
+bool minimize_edit_no_swa_page_table(gm_case *c);
+bool minimize_edit_no_out_buffer(gm_case *c);
+bool minimize_edit_no_out_cache_loc(gm_case *c);
+bool minimize_edit_zero_unread_tokens(gm_case *c);
+bool minimize_edit_fold_offset(gm_case *c);
 
 #endif
