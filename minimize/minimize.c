@@ -512,9 +512,11 @@ static bool minimize_init(minimize_state *m, gm_buf_id id) {
 
 static bool minimize_optional(minimize_state *m) {
     static const minimize_edit_fn edits[] = {
-        minimize_edit_no_swa,          minimize_edit_no_swa_page_table, minimize_edit_no_out_buffer,
-        minimize_edit_no_out_cache_loc, minimize_edit_no_seq_lens_cpu,  minimize_edit_no_max_seq_pages,
-        minimize_edit_no_qlens,         minimize_edit_zero_unread_tokens, minimize_edit_fold_offset,
+        minimize_edit_no_swa,           minimize_edit_no_swa_page_table,
+        minimize_edit_no_out_buffer,    minimize_edit_no_out_cache_loc,
+        minimize_edit_no_seq_lens_cpu,  minimize_edit_no_max_seq_pages,
+        minimize_edit_no_qlens,         minimize_edit_zero_unread_tokens,
+        minimize_edit_fold_offset,
     };
     bool progress = false;
     for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
