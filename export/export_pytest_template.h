@@ -1,5 +1,5 @@
 /* export_pytest_template: the fixed part of an exported pytest file,
- * export/export_pytest_template.py, embedded as bytes by triage/CMakeLists.txt
+ * export/export_pytest_template.py, embedded as bytes by export/CMakeLists.txt
  * (the definition is generated in the build tree). The exporter writes
  * the reproducer's data in place of the line holding EXPORT_PYTEST_TEMPLATE_MARKER. */
 #ifndef EXPORT_PYTEST_TEMPLATE_H

@@ -2,7 +2,7 @@
 # file but for the reproducer's data after the imports (`gmfuzz export pytest` writes it in
 # place of the marker line). Integers are Python ints: values past 2^53 are exact. The
 # legacy op sequence is python/gmfuzz_legacy.py's text, inserted by the build
-# (triage/CMakeLists.txt) in place of its own marker line further down.
+# (export/CMakeLists.txt) in place of its own marker line further down.
 import importlib
 import os
 import sys

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #ifndef GMFUZZ_VERSION
-#error "GMFUZZ_VERSION must be defined by the build (triage/CMakeLists.txt)"
+#error "GMFUZZ_VERSION must be defined by the build (repro/CMakeLists.txt)"
 #endif
 
 #define REPRO_NAME_MAX 40
