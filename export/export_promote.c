@@ -62,8 +62,8 @@ static bool export_promote_run(gm_backend *b, export_promote_candidate *cand, gm
 
 /* The replay must give the recorded verdict and outputs (harness/gm_replay.h)
  * and the recorded signature. */
-static bool export_promote_check_replay(gm_backend *b, const char *path, export_promote_candidate *cand,
-                                        gm_error *err) {
+static bool export_promote_check_replay(gm_backend *b, const char *path,
+                                        export_promote_candidate *cand, gm_error *err) {
     gm_replay_outcome outcome = {0};
     if (!gm_replay_doc(b, &cand->doc, GM_COMPARE_LIVE, &outcome, err) ||
         !export_promote_run(b, cand, err)) {
@@ -81,8 +81,9 @@ static bool export_promote_check_replay(gm_backend *b, const char *path, export_
 }
 
 /* Shrinks the case keeping its signature, then runs the result. */
-static bool export_promote_minimize(gm_backend *b, const char *path, const export_promote_options *o,
-                                    export_promote_candidate *cand, gm_error *err) {
+static bool export_promote_minimize(gm_backend *b, const char *path,
+                                    const export_promote_options *o, export_promote_candidate *cand,
+                                    gm_error *err) {
     minimize_stats stats = {.max_runs = o->max_runs};
     triage_finding target = cand->finding;
     if (!minimize_case(b, cand->doc.repro.verdict.compare, &target, &cand->doc.c, &stats, err) ||
@@ -104,7 +105,8 @@ bool export_promote_prepare(gm_backend *b, const char *path, const export_promot
         return false;
     }
     if (cand->doc.kind != GM_DOC_REPRO) {
-        return export_promote_refuse(cand, "%s is a %s, not a reproducer (gmfuzz minimize makes one)",
+        return export_promote_refuse(cand,
+                                     "%s is a %s, not a reproducer (gmfuzz minimize makes one)",
                                      path, gm_doc_kind_name(cand->doc.kind));
     }
     if (cand->doc.repro.verdict.status == GM_STATUS_MATCH) {

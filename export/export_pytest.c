@@ -150,7 +150,8 @@ static void export_pytest_difference_line(FILE *out, const gm_difference *d) {
             d->fused);
 }
 
-static void export_pytest_origin_lines(FILE *out, const gm_repro *r, const export_pytest_origin *o) {
+static void export_pytest_origin_lines(FILE *out, const gm_repro *r,
+                                       const export_pytest_origin *o) {
     if (r->has_found) {
         fputs("found:             by ", out);
         export_pytest_doc_text(out, r->found_by);
@@ -236,7 +237,8 @@ static void export_pytest_case_scalars(FILE *out, const gm_case *c) {
     export_pytest_str(out, gm_mode_name(c->mode));
     fprintf(out, "\nPAGE_SIZE = %d\nMAX_CONTEXT_LEN = %d\n", (int)c->page_size,
             (int)c->max_context_len);
-    fprintf(out, "MAX_NUM_PAGES = %zu  # ceil(MAX_CONTEXT_LEN / PAGE_SIZE): the page tables' width\n",
+    fprintf(out,
+            "MAX_NUM_PAGES = %zu  # ceil(MAX_CONTEXT_LEN / PAGE_SIZE): the page tables' width\n",
             pages);
     fprintf(out, "MAX_SEQ_PAGES = %zu  # the fused kernel's max_seq_pages\n",
             c->has_max_seq_pages ? (size_t)c->max_seq_pages : pages);
@@ -252,7 +254,8 @@ static void export_pytest_case_arrays(FILE *out, const gm_case *c) {
                          c->width, 0);
     export_pytest_ints rows = export_pytest_of64(c->req_pool_indices, c->bs);
     export_pytest_ints seq = export_pytest_of64(c->seq_lens, c->bs);
-    export_pytest_ints seq_cpu = c->seq_lens_cpu != NULL ? export_pytest_of64(c->seq_lens_cpu, c->bs) : seq;
+    export_pytest_ints seq_cpu =
+        c->seq_lens_cpu != NULL ? export_pytest_of64(c->seq_lens_cpu, c->bs) : seq;
     export_pytest_ints qlens = export_pytest_of32(c->qlens, c->bs);
     fputc('\n', out);
     export_pytest_assign_list(out, "REQ_POOL_INDICES", &rows);

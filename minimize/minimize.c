@@ -6,9 +6,10 @@
  * does not say WHY the legacy path raised or WHERE the fused kernel
  * overran, those are kept too (the exception and step; the access and
  * the buffer): otherwise every legacy_raises finding would "minimize" into
- * an empty batch, which raises for another reason. The target's bucket (triage_bucket.h), when it has one,
- * is kept too: the reproducer of a bucket must show that bucket's root
- * cause, not another one that happens to give the same signature.
+ * an empty batch, which raises for another reason. The target's bucket
+ * (triage_bucket.h), when it has one, is kept too: the reproducer of a
+ * bucket must show that bucket's root cause, not another one that happens
+ * to give the same signature.
  *
  * Every kept edit makes the case strictly smaller in a well-founded order
  * (fewer rows, pool rows, mapping slots, columns or entries; an optional

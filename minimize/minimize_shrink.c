@@ -102,8 +102,8 @@ static bool minimize_shrink_init_columns(gm_init *in, size_t rows, size_t old_wi
 
 /* req_to_token becomes `rows` rows of `width`: row k is src row from[k]
  * (all of them when from is NULL), cut or zero-padded to the width. */
-static bool minimize_shrink_tokens(gm_case *out, const gm_case *src, const size_t *from, size_t rows,
-                                   size_t width) {
+static bool minimize_shrink_tokens(gm_case *out, const gm_case *src, const size_t *from,
+                                   size_t rows, size_t width) {
     int32_t *tokens = calloc(rows * width + 1, sizeof *tokens);
     if (tokens == NULL) {
         return false;
@@ -120,7 +120,8 @@ static bool minimize_shrink_tokens(gm_case *out, const gm_case *src, const size_
     return true;
 }
 
-bool minimize_shrink_drop_rows(const gm_case *src, size_t lo, size_t hi, gm_case *out, gm_error *err) {
+bool minimize_shrink_drop_rows(const gm_case *src, size_t lo, size_t hi, gm_case *out,
+                               gm_error *err) {
     if (!gm_case_copy(out, src, err)) {
         return false;
     }
@@ -189,7 +190,8 @@ static bool minimize_shrink_cut_init_columns(gm_init *in, size_t rows, size_t wi
     return true;
 }
 
-bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_case *out, gm_error *err) {
+bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_case *out,
+                                gm_error *err) {
     if (!gm_case_copy(out, src, err)) {
         return false;
     }
@@ -210,9 +212,10 @@ bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_cas
             (int32_t)minimize_shrink_minus_overlap(src->max_seq_pages, (int64_t)lo, (int64_t)hi);
     }
     bool ok = minimize_shrink_cut_positions(out, src, (size_t)first, (size_t)end) &&
-              minimize_shrink_cut_init_columns(&out->init[GM_BUF_PAGE_TABLE], src->bs, width, lo, hi) &&
-              minimize_shrink_cut_init_columns(&out->init[GM_BUF_SWA_PAGE_TABLE], src->bs, width, lo,
-                                               hi);
+              minimize_shrink_cut_init_columns(&out->init[GM_BUF_PAGE_TABLE], src->bs, width,
+                                               lo, hi) &&
+              minimize_shrink_cut_init_columns(&out->init[GM_BUF_SWA_PAGE_TABLE], src->bs, width,
+                                               lo, hi);
     return ok || minimize_shrink_no_memory(out, err);
 }
 
@@ -267,7 +270,8 @@ bool minimize_shrink_context(const gm_case *src, int32_t mcl, gm_case *out, gm_e
     size_t old_width = gm_case_max_num_pages(src);
     out->max_context_len = mcl;
     size_t width = gm_case_max_num_pages(out);
-    bool ok = minimize_shrink_init_columns(&out->init[GM_BUF_PAGE_TABLE], out->bs, old_width, width) &&
+    bool ok = minimize_shrink_init_columns(&out->init[GM_BUF_PAGE_TABLE], out->bs, old_width,
+                                           width) &&
               minimize_shrink_init_columns(&out->init[GM_BUF_SWA_PAGE_TABLE], out->bs, old_width,
                                            width);
     return ok || minimize_shrink_no_memory(out, err);
@@ -277,7 +281,8 @@ bool minimize_shrink_width(const gm_case *src, size_t width, gm_case *out, gm_er
     if (!gm_case_copy(out, src, err)) {
         return false;
     }
-    return minimize_shrink_tokens(out, src, NULL, src->pool, width) || minimize_shrink_no_memory(out, err);
+    return minimize_shrink_tokens(out, src, NULL, src->pool, width) ||
+           minimize_shrink_no_memory(out, err);
 }
 
 /* The mapping slots in use: the last one, and every slot a token (when an

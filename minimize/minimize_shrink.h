@@ -22,14 +22,16 @@
 #include "gm_error.h"
 
 /* Batch rows [lo, hi) removed (lo <= hi <= bs). */
-bool minimize_shrink_drop_rows(const gm_case *src, size_t lo, size_t hi, gm_case *out, gm_error *err);
+bool minimize_shrink_drop_rows(const gm_case *src, size_t lo, size_t hi, gm_case *out,
+                               gm_error *err);
 
 /* Page columns [lo, hi) removed (lo < hi <= max_num_pages, not all of
  * them): their positions leave every req_to_token row, max_context_len
  * and the page tables (and their init arrays) lose those columns, and
  * seq_lens, seq_lens_cpu and max_seq_pages lose what they covered of them,
  * so that the pages after the cut keep their tokens and liveness. */
-bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_case *out, gm_error *err);
+bool minimize_shrink_drop_pages(const gm_case *src, size_t lo, size_t hi, gm_case *out,
+                                gm_error *err);
 
 /* The pool reduced to the rows that req_pool_indices reach (at least one). */
 bool minimize_shrink_pool(const gm_case *src, gm_case *out, gm_error *err);

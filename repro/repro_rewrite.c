@@ -21,8 +21,8 @@ typedef struct {
 
 /* The names of the finding's classes, in enum order (as repro_write
  * lists them). */
-static size_t repro_rewrite_class_names(const triage_finding *f, char names[][REPRO_REWRITE_NAME_MAX],
-                                        char **ptrs) {
+static size_t repro_rewrite_class_names(const triage_finding *f,
+                                        char names[][REPRO_REWRITE_NAME_MAX], char **ptrs) {
     size_t n = 0;
     for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         if (f->classes & (1u << k)) {

@@ -169,7 +169,8 @@ static void repro_rundir_count(repro_rundir_signature *s, const repro_rundir_inp
 
 /* The file that represents the signature: the smallest minimized
  * reproducer, else the smallest input (the first of equal ones). */
-static const repro_rundir_input *repro_rundir_pick(const repro_rundir_input *run, size_t n, bool minimized) {
+static const repro_rundir_input *repro_rundir_pick(const repro_rundir_input *run, size_t n,
+                                                   bool minimized) {
     const repro_rundir_input *best = NULL;
     for (size_t k = 0; k < n; k++) {
         if (run[k].minimized == minimized && (best == NULL || run[k].f.bytes < best->f.bytes)) {
@@ -240,7 +241,8 @@ static bool repro_rundir_group(repro_rundir_loader *ld, const triage_baseline *b
         for (to = from + 1; to < in->n && strcmp(in->items[to].f.finding.signature, sig) == 0;) {
             to++;
         }
-        if (!repro_rundir_signature_of(&in->items[from], to - from, baseline, &r->sigs[r->n_sigs++])) {
+        repro_rundir_signature *into = &r->sigs[r->n_sigs++];
+        if (!repro_rundir_signature_of(&in->items[from], to - from, baseline, into)) {
             return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);
         }
     }

@@ -75,7 +75,8 @@ static bool repro_rundir_bucket_add(repro_rundir *r, size_t i, const char *key) 
 
 /* A bucket the baseline lists by its key decides for its signatures that
  * the baseline does not know otherwise (as the fuzz check decides). */
-static void repro_rundir_bucket_ask(repro_rundir *r, repro_rundir_bucket *k, const triage_baseline *baseline) {
+static void repro_rundir_bucket_ask(repro_rundir *r, repro_rundir_bucket *k,
+                                    const triage_baseline *baseline) {
     if (strcmp(k->key, REPRO_CHECK_STALE_BUCKET) == 0) {
         return; /* never known: what its files claim is not what they show */
     }

@@ -79,8 +79,8 @@ static bool repro_rundir_campaign_expected(gm_error *why, const char *expected, 
 }
 
 /* A string member: into a fixed buffer (TEXT) or a copy (OWNED). */
-static bool repro_rundir_campaign_text(const repro_rundir_campaign_field *f, const cJSON *item, void *at,
-                                    gm_error *why) {
+static bool repro_rundir_campaign_text(const repro_rundir_campaign_field *f, const cJSON *item,
+                                       void *at, gm_error *why) {
     if (cJSON_IsNull(item)) {
         return true; /* the defaults already say "absent" */
     }
@@ -162,8 +162,8 @@ static bool repro_rundir_campaign_format(const char *path, const cJSON *root, gm
                         cJSON_IsString(format) ? quoted : gm_jsonint_type_name(format));
 }
 
-static bool repro_rundir_campaign_doc(const char *path, const cJSON *root, repro_rundir_campaign *out,
-                                   gm_error *err) {
+static bool repro_rundir_campaign_doc(const char *path, const cJSON *root,
+                                      repro_rundir_campaign *out, gm_error *err) {
     if (!cJSON_IsObject(root)) {
         return gm_error_set(err, GM_ERR_FORMAT, "%s: the document must be a JSON object, found %s",
                             path, gm_jsonint_type_name(root));

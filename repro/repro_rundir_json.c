@@ -49,8 +49,8 @@ static bool repro_rundir_json_baseline(cJSON *obj, const triage_baseline_entry *
 static bool repro_rundir_json_finding(cJSON *obj, const triage_finding *f) {
     return repro_rundir_json_add(obj, "mode", cJSON_CreateString(gm_mode_name(f->mode))) &&
            repro_rundir_json_add(obj, "status", cJSON_CreateString(gm_status_name(f->status))) &&
-           repro_rundir_json_add(obj, "classes", repro_rundir_json_names(f->classes, TRIAGE_CLASS_COUNT,
-                                                                   true)) &&
+           repro_rundir_json_add(obj, "classes",
+                                 repro_rundir_json_names(f->classes, TRIAGE_CLASS_COUNT, true)) &&
            repro_rundir_json_add(obj, "buffers", repro_rundir_json_names(f->buffers, GM_BUF_COUNT,
                                                                    false));
 }
@@ -67,7 +67,8 @@ static bool repro_rundir_json_files(cJSON *obj, const repro_rundir_signature *s)
            repro_rundir_json_add(obj, "smallest", repro_rundir_json_text(s->smallest)) &&
            repro_rundir_json_add(obj, "smallest_bytes", gm_jsonint_create(s->smallest_bytes)) &&
            repro_rundir_json_add(obj, "smallest_bs", gm_jsonint_create(s->smallest_bs)) &&
-           repro_rundir_json_add(obj, "first_difference", gm_json_difference(&s->first_difference)) &&
+           repro_rundir_json_add(obj, "first_difference",
+                                 gm_json_difference(&s->first_difference)) &&
            repro_rundir_json_add(obj, "stale", repro_rundir_json_text(s->stale));
 }
 

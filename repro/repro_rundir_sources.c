@@ -83,7 +83,8 @@ static bool repro_rundir_sources_one(const cJSON *o, repro_rundir_source *s, gm_
 }
 
 /* "corpus_merge": {"method", "note", ...}: how a merge made its corpus. */
-static bool repro_rundir_sources_corpus(const cJSON *root, repro_rundir_campaign *out, gm_error *why) {
+static bool repro_rundir_sources_corpus(const cJSON *root, repro_rundir_campaign *out,
+                                        gm_error *why) {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "corpus_merge");
     gm_error inner = {0};
     if (o == NULL || cJSON_IsNull(o)) {

@@ -110,7 +110,8 @@ static bool repro_rundir_stats_parse(const char *path, const char *text, size_t 
     return true;
 }
 
-bool repro_rundir_stats_read(const char *path, repro_rundir_sample **out, size_t *n, gm_error *err) {
+bool repro_rundir_stats_read(const char *path, repro_rundir_sample **out, size_t *n,
+                             gm_error *err) {
     char *text = NULL;
     size_t len = 0;
     *out = NULL;

@@ -51,7 +51,8 @@ typedef struct {
 static const char *const triage_baseline_decision_names[] = {"accepted", "bug", "wontfix"};
 
 __attribute__((format(printf, 3, 4)))
-static bool triage_baseline_fail(const triage_baseline_where *w, const char *field, const char *fmt, ...) {
+static bool triage_baseline_fail(const triage_baseline_where *w, const char *field, const char *fmt,
+                                 ...) {
     char problem[GM_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -92,8 +93,8 @@ void triage_baseline_free(triage_baseline *b) {
 /* ---- fields ------------------------------------------------------------ */
 
 /* A required string member; `found` quotes hostile text safely. */
-static bool triage_baseline_string(const triage_baseline_where *w, const cJSON *obj, const char *field,
-                                   const char **out) {
+static bool triage_baseline_string(const triage_baseline_where *w, const cJSON *obj,
+                                   const char *field, const char **out) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, field);
     if (item == NULL) {
         return triage_baseline_fail(w, field, "missing");
@@ -106,7 +107,8 @@ static bool triage_baseline_string(const triage_baseline_where *w, const cJSON *
     return true;
 }
 
-static bool triage_baseline_decision(const triage_baseline_where *w, const cJSON *obj, triage_decision *out) {
+static bool triage_baseline_decision(const triage_baseline_where *w, const cJSON *obj,
+                                     triage_decision *out) {
     const char *text = NULL;
     if (!triage_baseline_string(w, obj, "decision", &text)) {
         return false;
@@ -119,12 +121,14 @@ static bool triage_baseline_decision(const triage_baseline_where *w, const cJSON
     }
     char quoted[64];
     gm_jsonint_quote(text, quoted, sizeof quoted);
-    return triage_baseline_fail(w, "decision", "expected accepted, bug or wontfix, found %s", quoted);
+    return triage_baseline_fail(w, "decision", "expected accepted, bug or wontfix, found %s",
+                                quoted);
 }
 
 /* A person's reason is part of every entry: a bare "accepted" says nothing.
  * `out` receives a copy, the caller's to free. */
-static bool triage_baseline_explanation(const triage_baseline_where *w, const cJSON *obj, char **out) {
+static bool triage_baseline_explanation(const triage_baseline_where *w, const cJSON *obj,
+                                        char **out) {
     const char *text = NULL;
     if (!triage_baseline_string(w, obj, "explanation", &text)) {
         return false;
@@ -197,7 +201,8 @@ static bool triage_baseline_signature_entry(triage_baseline *b, const triage_bas
         }
     }
     char *explanation = NULL;
-    if (!triage_baseline_decision(w, item, &d) || !triage_baseline_explanation(w, item, &explanation)) {
+    if (!triage_baseline_decision(w, item, &d) ||
+        !triage_baseline_explanation(w, item, &explanation)) {
         return false;
     }
     triage_baseline_listed *grown = realloc(b->entries, (b->n_entries + 1) * sizeof *grown);
@@ -228,7 +233,8 @@ static bool triage_baseline_bucket_key(const triage_baseline_where *w, const cha
     if (!ok) {
         char quoted[TRIAGE_BUCKET_MAX + 16];
         gm_jsonint_quote(key, quoted, sizeof quoted);
-        return triage_baseline_fail(w, "bucket", "%s is not WHAT|WHERE|HOW (triage_bucket.h)", quoted);
+        return triage_baseline_fail(w, "bucket", "%s is not WHAT|WHERE|HOW (triage_bucket.h)",
+                                    quoted);
     }
     return true;
 }
@@ -246,7 +252,8 @@ static bool triage_baseline_bucket_entry(triage_baseline *b, const triage_baseli
         }
     }
     char *explanation = NULL;
-    if (!triage_baseline_decision(w, item, &d) || !triage_baseline_explanation(w, item, &explanation)) {
+    if (!triage_baseline_decision(w, item, &d) ||
+        !triage_baseline_explanation(w, item, &explanation)) {
         return false;
     }
     triage_baseline_listed *grown = realloc(b->buckets, (b->n_buckets + 1) * sizeof *grown);
@@ -274,7 +281,8 @@ static bool triage_baseline_list(triage_baseline *b, const char *path, const cJS
         return true;
     }
     if (!cJSON_IsArray(arr)) {
-        return triage_baseline_fail(&w, list, "expected an array, found %s", gm_jsonint_type_name(arr));
+        return triage_baseline_fail(&w, list, "expected an array, found %s",
+                                    gm_jsonint_type_name(arr));
     }
     w.list = list;
     for (const cJSON *it = arr->child; it != NULL; it = it->next, w.index++) {
@@ -305,11 +313,12 @@ static bool triage_baseline_read_doc(triage_baseline *b, const char *path, const
     if (strcmp(format, TRIAGE_BASELINE_FORMAT) != 0) {
         char quoted[64];
         gm_jsonint_quote(format, quoted, sizeof quoted);
-        return triage_baseline_fail(&w, "format", "expected \"" TRIAGE_BASELINE_FORMAT "\", found %s",
-                                    quoted);
+        return triage_baseline_fail(&w, "format",
+                                    "expected \"" TRIAGE_BASELINE_FORMAT "\", found %s", quoted);
     }
     return triage_baseline_list(b, path, root, "classes", triage_baseline_class_entry, err) &&
-           triage_baseline_list(b, path, root, "signatures", triage_baseline_signature_entry, err) &&
+           triage_baseline_list(b, path, root, "signatures", triage_baseline_signature_entry,
+                                err) &&
            triage_baseline_list(b, path, root, "buckets", triage_baseline_bucket_entry, err);
 }
 
@@ -373,7 +382,8 @@ static void triage_baseline_lookup_classes(const triage_baseline *b, const triag
     out->explanation = first;
 }
 
-void triage_baseline_lookup(const triage_baseline *b, const triage_finding *f, triage_baseline_entry *out) {
+void triage_baseline_lookup(const triage_baseline *b, const triage_finding *f,
+                            triage_baseline_entry *out) {
     *out = (triage_baseline_entry){.known = false, .decision = TRIAGE_DECISION_ACCEPTED};
     /* A drift of the C reference from real PyTorch undermines every other
      * verdict: no baseline entry accepts it (docs/TARGETS.md). */

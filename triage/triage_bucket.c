@@ -102,8 +102,8 @@ static size_t triage_bucket_num_out_tokens(const gm_case *c) {
     return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
 }
 
-static void triage_bucket_where(const gm_case *c, const gm_run_result *r, const triage_bucket_seen *s,
-                                char *out, size_t size) {
+static void triage_bucket_where(const gm_case *c, const gm_run_result *r,
+                                const triage_bucket_seen *s, char *out, size_t size) {
     gm_buf_id id = s->first_id;
     size_t flat = s->first_flat;
     if (s->first_shape) {
@@ -141,15 +141,16 @@ static const char *triage_bucket_how(const triage_bucket_seen *s) {
     }
 }
 
-void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r, const triage_bucket_seen *s,
-                                  char *out, size_t size) {
+void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r,
+                                  const triage_bucket_seen *s, char *out, size_t size) {
     if (s->have_first) {
         char where[64];
         triage_bucket_where(c, r, s, where, sizeof where);
-        snprintf(out, size, "%s|%s|%s", triage_bucket_what(c, s->first_id), where, triage_bucket_how(s));
+        snprintf(out, size, "%s|%s|%s", triage_bucket_what(c, s->first_id), where,
+                 triage_bucket_how(s));
     } else if (s->explained_class >= 0) {
-        snprintf(out, size, "class:%s|%s|predicted", triage_class_name((triage_class)s->explained_class),
-                 gm_buf_name(s->explained_id));
+        snprintf(out, size, "class:%s|%s|predicted",
+                 triage_class_name((triage_class)s->explained_class), gm_buf_name(s->explained_id));
     } else {
         out[0] = '\0'; /* a match: no finding */
     }

@@ -69,7 +69,8 @@ bool triage_class_from_name(const char *name, triage_class *out) {
 
 /* ---- integer helpers (Python semantics, as legacy computes) ----------- */
 
-static triage_classify_wide triage_classify_floor_div(triage_classify_wide a, triage_classify_wide b) {
+static triage_classify_wide triage_classify_floor_div(triage_classify_wide a,
+                                                      triage_classify_wide b) {
     triage_classify_wide q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -131,7 +132,8 @@ static void triage_classify_ctx_init(triage_classify_ctx *ctx, const gm_case *c)
     }
     ctx->cols = triage_classify_legacy_cols(c, ctx->max_num_pages);
     ctx->host_lags = c->mode != GM_MODE_DRAFT_DECODE && c->seq_lens_cpu != NULL &&
-                     triage_classify_max(c->seq_lens_cpu, c->bs) < triage_classify_max(c->seq_lens, c->bs);
+                     triage_classify_max(c->seq_lens_cpu, c->bs) <
+                         triage_classify_max(c->seq_lens, c->bs);
 }
 
 /* Columns of row i that attention reads: clamp(ceil(cache_seqlens[i]/P), 0,
@@ -156,7 +158,8 @@ static bool triage_classify_length_wraps(const gm_case *c, size_t i) {
 
 /* The token at column j of batch row i, read as legacy reads it (the pool
  * row wraps when negative); false when legacy could not read it. */
-static bool triage_classify_token(const triage_classify_ctx *ctx, size_t i, size_t j, int32_t *tok) {
+static bool triage_classify_token(const triage_classify_ctx *ctx, size_t i, size_t j,
+                                  int32_t *tok) {
     const gm_case *c = ctx->c;
     size_t row;
     size_t col = j * (size_t)c->page_size;
@@ -194,16 +197,16 @@ static triage_class triage_classify_swa_slot(const gm_swa *swa, int64_t slot) {
 static triage_class triage_classify_swa_page(const gm_swa *swa, int64_t tok) {
     triage_class k = triage_classify_swa_slot(swa, tok);
     size_t pos;
-    if (k == TRIAGE_CLASS_UNCLASSIFIED && tok >= 0 && triage_classify_wrap(tok, swa->mapping_len, &pos) &&
-        swa->mapping[pos] < -1) {
+    if (k == TRIAGE_CLASS_UNCLASSIFIED && tok >= 0 &&
+        triage_classify_wrap(tok, swa->mapping_len, &pos) && swa->mapping[pos] < -1) {
         return TRIAGE_CLASS_NEGATIVE_SWA_MAPPING;
     }
     return k;
 }
 
 /* Cell (i, j) of page_table or swa_page_table. */
-static triage_class triage_classify_page_cell(const triage_classify_ctx *ctx, gm_buf_id id, size_t i,
-                                              size_t j) {
+static triage_class triage_classify_page_cell(const triage_classify_ctx *ctx, gm_buf_id id,
+                                              size_t i, size_t j) {
     if (j >= ctx->cols) {
         /* legacy left the old contents; fused rewrote the cell */
         if (j >= triage_classify_live_cols(ctx, i)) {
@@ -248,9 +251,9 @@ static triage_class triage_classify_out_slot(const triage_classify_ctx *ctx, siz
  * only when both sides wrote exactly what the class's rules predict
  * (triage_predict): a wrong value written where a cause is present is a bug
  * like any other (issue 10). */
-static triage_class triage_classify_explained(const triage_classify_ctx *ctx, gm_buf_id id, size_t flat,
-                                              size_t width, int64_t reference, int64_t fused,
-                                              triage_class k) {
+static triage_class triage_classify_explained(const triage_classify_ctx *ctx, gm_buf_id id,
+                                              size_t flat, size_t width, int64_t reference,
+                                              int64_t fused, triage_class k) {
     triage_prediction want;
     if (k == TRIAGE_CLASS_UNCLASSIFIED ||
         !triage_predict_element(&ctx->predict, id, flat, width, &want) ||
@@ -263,9 +266,9 @@ static triage_class triage_classify_explained(const triage_classify_ctx *ctx, gm
 /* Tells the bucket about one differing element; an unexplained one with
  * what the fused side should have written (its prediction, else the
  * reference's value) and the old contents. */
-static void triage_classify_note(const triage_classify_ctx *ctx, triage_bucket_seen *seen, gm_buf_id id,
-                                 size_t flat, size_t width, int64_t reference, int64_t fused,
-                                 triage_class k) {
+static void triage_classify_note(const triage_classify_ctx *ctx, triage_bucket_seen *seen,
+                                 gm_buf_id id, size_t flat, size_t width, int64_t reference,
+                                 int64_t fused, triage_class k) {
     int64_t want = reference, prior = 0;
     triage_prediction p;
     if (k == TRIAGE_CLASS_UNCLASSIFIED) {
@@ -310,8 +313,9 @@ static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const
         for (size_t j = 0; j < n; j++) {
             size_t flat = i * width + j;
             if (x[flat] != y[flat]) {
-                triage_class k = triage_classify_explained(ctx, id, flat, width, x[flat], y[flat],
-                                                           triage_classify_page_cell(ctx, id, i, j));
+                triage_class cell = triage_classify_page_cell(ctx, id, i, j);
+                triage_class k =
+                    triage_classify_explained(ctx, id, flat, width, x[flat], y[flat], cell);
                 triage_classify_note(ctx, seen, id, flat, width, x[flat], y[flat], k);
                 classes |= 1u << k;
             }
@@ -323,7 +327,8 @@ static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const
 /* Element k of a one-dimensional buffer. The lengths have no known cause
  * of difference; cu_seqlens_q has one (legacy's arange for a negative
  * q_stride broadcasts or comes out short). */
-static triage_class triage_classify_vector_element(const triage_classify_ctx *ctx, gm_buf_id id, size_t k) {
+static triage_class triage_classify_vector_element(const triage_classify_ctx *ctx, gm_buf_id id,
+                                                   size_t k) {
     const gm_case *c = ctx->c;
     if (id == GM_BUF_SWA_OUT_CACHE_LOC) {
         return triage_classify_out_slot(ctx, k);
@@ -342,8 +347,8 @@ static unsigned triage_classify_vector(const triage_classify_ctx *ctx, const gm_
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         int64_t x = gm_buffer_get(a, k), y = gm_buffer_get(b, k);
         if (x != y) {
-            triage_class cls = triage_classify_explained(ctx, id, k, 1, x, y,
-                                                         triage_classify_vector_element(ctx, id, k));
+            triage_class element = triage_classify_vector_element(ctx, id, k);
+            triage_class cls = triage_classify_explained(ctx, id, k, 1, x, y, element);
             triage_classify_note(ctx, seen, id, k, 1, x, y, cls);
             classes |= 1u << cls;
         }
@@ -514,8 +519,8 @@ triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, g
     int64_t y = gm_buffer_get(&r->fused.buf[id], flat);
     if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
         size_t width = r->reference.buf[id].dims[1];
-        return triage_classify_explained(&ctx, id, flat, width, x, y,
-                                         triage_classify_page_cell(&ctx, id, flat / width, flat % width));
+        triage_class cell = triage_classify_page_cell(&ctx, id, flat / width, flat % width);
+        return triage_classify_explained(&ctx, id, flat, width, x, y, cell);
     }
     return triage_classify_explained(&ctx, id, flat, 1, x, y,
                                      triage_classify_vector_element(&ctx, id, flat));
@@ -539,7 +544,9 @@ static size_t triage_classify_append_names(char *buf, size_t size, size_t at, un
     return at;
 }
 
-static const char *triage_classify_class_name_at(int k) { return triage_class_name((triage_class)k); }
+static const char *triage_classify_class_name_at(int k) {
+    return triage_class_name((triage_class)k);
+}
 static const char *triage_classify_buf_name_at(int k) { return gm_buf_name((gm_buf_id)k); }
 
 void triage_finding_sign(triage_finding *f) {
@@ -553,7 +560,8 @@ void triage_finding_sign(triage_finding *f) {
         s[at++] = '|';
         s[at] = '\0';
     }
-    triage_classify_append_names(s, size, at, f->buffers, GM_BUF_COUNT, triage_classify_buf_name_at);
+    triage_classify_append_names(s, size, at, f->buffers, GM_BUF_COUNT,
+                                 triage_classify_buf_name_at);
 }
 
 /* ---- parsing a signature back ------------------------------------------ */
@@ -591,8 +599,9 @@ static bool triage_classify_parse_unknown(const triage_classify_parse_ctx *p, co
 
 /* One '+'-joined list of names (or "-") into a bit mask. The order is
  * checked afterwards, on the whole signature. */
-static bool triage_classify_parse_names(const triage_classify_parse_ctx *p, char *list, const char *what,
-                                        int count, const char *(*name)(int), unsigned *mask) {
+static bool triage_classify_parse_names(const triage_classify_parse_ctx *p, char *list,
+                                        const char *what, int count, const char *(*name)(int),
+                                        unsigned *mask) {
     *mask = 0;
     if (strcmp(list, "-") == 0) {
         return true;
@@ -617,7 +626,8 @@ static bool triage_classify_parse_names(const triage_classify_parse_ctx *p, char
 
 /* Splits a copy of the signature at its two '|' into mode, classes and
  * buffers; false unless there are exactly three parts. */
-static bool triage_classify_parse_split(const triage_classify_parse_ctx *p, char *copy, char *parts[3]) {
+static bool triage_classify_parse_split(const triage_classify_parse_ctx *p, char *copy,
+                                        char *parts[3]) {
     size_t n = 1;
     parts[0] = copy;
     for (char *bar = strchr(copy, '|'); bar != NULL; bar = strchr(bar + 1, '|')) {
@@ -638,9 +648,9 @@ static bool triage_classify_parse_split(const triage_classify_parse_ctx *p, char
 /* The status a finding with these classes had: the two classes of a run
  * whose buffers were not compared name it (gm_oracle.h's precedence). */
 static gm_status triage_classify_status_of(unsigned classes) {
-    const unsigned target_failed = (1u << TRIAGE_CLASS_TARGET_RAISED) |
-                                   (1u << TRIAGE_CLASS_TARGET_CRASHED) | (1u << TRIAGE_CLASS_TARGET_HUNG) |
-                                   (1u << TRIAGE_CLASS_TARGET_DEVIATES);
+    const unsigned target_failed =
+        (1u << TRIAGE_CLASS_TARGET_RAISED) | (1u << TRIAGE_CLASS_TARGET_CRASHED) |
+        (1u << TRIAGE_CLASS_TARGET_HUNG) | (1u << TRIAGE_CLASS_TARGET_DEVIATES);
     if (classes & (1u << TRIAGE_CLASS_REFERENCE_DRIFT)) {
         return GM_STATUS_REFERENCE_DRIFT;
     }
@@ -675,8 +685,8 @@ bool triage_finding_parse(const char *s, triage_finding *out, gm_error *err) {
     }
     if (!triage_classify_parse_names(&p, parts[1], "class", TRIAGE_CLASS_COUNT,
                                      triage_classify_class_name_at, &out->classes) ||
-        !triage_classify_parse_names(&p, parts[2], "buffer", GM_BUF_COUNT, triage_classify_buf_name_at,
-                                     &out->buffers)) {
+        !triage_classify_parse_names(&p, parts[2], "buffer", GM_BUF_COUNT,
+                                     triage_classify_buf_name_at, &out->buffers)) {
         return false;
     }
     out->status = triage_classify_status_of(out->classes);

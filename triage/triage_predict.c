@@ -74,7 +74,8 @@ static size_t triage_predict_legacy_cols(const gm_case *c, size_t max_num_pages)
     if (c->mode != GM_MODE_DRAFT_DECODE && c->seq_lens_cpu != NULL) {
         source = c->seq_lens_cpu;
     }
-    triage_predict_wide m = (triage_predict_wide)triage_predict_max(source, c->bs) + gm_case_seqlen_offset(c);
+    triage_predict_wide m =
+        (triage_predict_wide)triage_predict_max(source, c->bs) + gm_case_seqlen_offset(c);
     triage_predict_wide msp = triage_predict_floor_div(m + c->page_size - 1, c->page_size);
     triage_predict_wide cols = msp >= 0 ? msp : (triage_predict_wide)max_num_pages + msp;
     if (cols < 0) {
@@ -113,7 +114,8 @@ static bool triage_predict_legacy_cell(const gm_case *c, gm_buf_id id, size_t i,
     if (!triage_predict_wrap(tok, c->swa.mapping_len, &pos)) {
         return false;
     }
-    *out = (int64_t)triage_predict_floor_div(triage_predict_low32(c->swa.mapping[pos]), c->page_size);
+    *out = (int64_t)triage_predict_floor_div(triage_predict_low32(c->swa.mapping[pos]),
+                                             c->page_size);
     return true;
 }
 
@@ -144,8 +146,8 @@ static bool triage_predict_fused_cell(const gm_case *c, gm_buf_id id, size_t i, 
     return true;
 }
 
-static bool triage_predict_cell(const triage_predict_ctx *p, gm_buf_id id, size_t flat, size_t width,
-                                triage_prediction *out) {
+static bool triage_predict_cell(const triage_predict_ctx *p, gm_buf_id id, size_t flat,
+                                size_t width, triage_prediction *out) {
     const gm_case *c = p->c;
     size_t i = flat / width, j = flat % width;
     if (i >= c->bs || (id == GM_BUF_SWA_PAGE_TABLE && !c->has_swa)) {
