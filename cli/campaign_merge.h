@@ -55,7 +55,7 @@ typedef struct {
 typedef struct {
     const char *path;                 /* as given */
     char name[128];                   /* "K-BASENAME", its folder under OUT/sources/ */
-    repro_rundir_campaign record;        /* its campaign.json */
+    repro_rundir_campaign record;     /* its campaign.json */
     size_t signatures, buckets, inputs; /* what its failures/ and repros/ hold */
     bool has_stats;                   /* it had a stats.jsonl (copied) */
 } campaign_merge_source;

@@ -53,7 +53,7 @@ typedef struct {
     char seeds[CAMPAIGN_PATH_MAX];        /* "": a cold start */
     char dict[CAMPAIGN_PATH_MAX];         /* "": none */
     char baseline_src[CAMPAIGN_PATH_MAX]; /* "": none (--strict-baseline) */
-    triage_baseline *baseline;                /* the user's, to check findings against */
+    triage_baseline *baseline;            /* the user's, to check findings against */
     size_t seeded;                        /* seed files copied into the corpus */
     struct timespec start;                /* CLOCK_REALTIME, to compare with file times */
     struct timespec start_mono;           /* CLOCK_MONOTONIC, for the clock */

@@ -140,7 +140,7 @@ typedef struct {
 typedef struct {
     gm_doc doc;             /* as read; doc.c is minimized in place when asked */
     gm_run_result run;      /* the last run of doc.c */
-    triage_finding finding;     /* its classification */
+    triage_finding finding; /* its classification */
     bool minimized_now;     /* prepare minimized it */
     size_t minimize_runs;
     bool refused;
@@ -157,9 +157,9 @@ bool export_promote_prepare(gm_backend *b, const char *path, const export_promot
                             export_promote_candidate *cand, gm_error *err);
 
 typedef enum {
-    EXPORT_PROMOTE_ADDED,      /* no corpus file held the signature */
+    EXPORT_PROMOTE_ADDED,  /* no corpus file held the signature */
     EXPORT_PROMOTE_REPLACED,   /* the new file is smaller than the one that held it */
-    EXPORT_PROMOTE_KEPT,       /* a corpus file holds it and is no larger: unchanged */
+    EXPORT_PROMOTE_KEPT,   /* a corpus file holds it and is no larger: unchanged */
 } export_promote_action;
 
 typedef struct {

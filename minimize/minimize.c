@@ -42,7 +42,7 @@ typedef struct {
     const char *signature;
     const char *bucket;                    /* "" when the target has none: not kept */
     bool keep_detail;                      /* the first run had the target signature */
-    char detail[MINIMIZE_DETAIL_MAX];   /* its raise or overrun, kept as well */
+    char detail[MINIMIZE_DETAIL_MAX];      /* its raise or overrun, kept as well */
     gm_case *c;                            /* the current (smallest) case */
     minimize_stats *stats;
     gm_error *err;

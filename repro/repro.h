@@ -147,7 +147,7 @@ typedef struct {
 
 /* Every failing input with one signature. */
 typedef struct {
-    triage_finding finding;         /* parsed back from the signature string */
+    triage_finding finding;     /* parsed back from the signature string */
     size_t count;               /* failing inputs with this signature */
     char first_seen[REPRO_RUNDIR_TIME_MAX];  /* earliest found.at, ISO-8601 */
     char last_seen[REPRO_RUNDIR_TIME_MAX];   /* latest found.at */
@@ -271,7 +271,7 @@ cJSON *repro_rundir_json(const repro_rundir *r, const char *baseline_path);
  */
 
 typedef struct {
-    triage_finding finding;             /* parsed back from "signature" */
+    triage_finding finding;         /* parsed back from "signature" */
     bool has_found;                 /* "found" given (not null) */
     char found_at[REPRO_RUNDIR_TIME_MAX];
     uint64_t found_execs;

@@ -18,11 +18,11 @@
 
 /* How a key's value is stored in repro_rundir_campaign. */
 typedef enum {
-    REPRO_RUNDIR_CAMPAIGN_TEXT,    /* char[size]; null: "" */
+    REPRO_RUNDIR_CAMPAIGN_TEXT, /* char[size]; null: "" */
     REPRO_RUNDIR_CAMPAIGN_OWNED,   /* char *; null: NULL */
-    REPRO_RUNDIR_CAMPAIGN_FLAG,    /* bool */
-    REPRO_RUNDIR_CAMPAIGN_INT,     /* int >= 0 */
-    REPRO_RUNDIR_CAMPAIGN_EXIT,    /* int; null: -1 (not ended) */
+    REPRO_RUNDIR_CAMPAIGN_FLAG, /* bool */
+    REPRO_RUNDIR_CAMPAIGN_INT,  /* int >= 0 */
+    REPRO_RUNDIR_CAMPAIGN_EXIT, /* int; null: -1 (not ended) */
     REPRO_RUNDIR_CAMPAIGN_SECONDS, /* double >= 0 */
     REPRO_RUNDIR_CAMPAIGN_COUNT,   /* uint64_t */
     REPRO_RUNDIR_CAMPAIGN_SMALL,   /* unsigned */

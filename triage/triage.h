@@ -94,8 +94,8 @@ typedef enum {
 typedef struct {
     gm_status status;
     gm_mode mode;
-    unsigned classes; /* bit (1u << triage_class) */
-    unsigned buffers; /* bit (1u << gm_buf_id), as in the verdict */
+    unsigned classes;   /* bit (1u << triage_class) */
+    unsigned buffers;   /* bit (1u << gm_buf_id), as in the verdict */
     char signature[TRIAGE_SIGNATURE_MAX];
     char bucket[TRIAGE_BUCKET_MAX]; /* the root-cause key (triage_bucket.h); "" for a
                                        match, or when parsed from a signature alone */
@@ -149,10 +149,10 @@ bool triage_baseline_is_known(const triage_baseline *b, const triage_finding *f)
  * is new. A `bug` or `wontfix` entry is known (a person has triaged it). */
 typedef struct {
     bool known;
-    bool by_signature;           /* listed under "signatures", not by classes */
-    triage_decision decision;    /* meaningful when known */
-    const char *explanation;     /* points into the baseline; NULL when new */
-    bool by_bucket;              /* listed under "buckets" */
+    bool by_signature;          /* listed under "signatures", not by classes */
+    triage_decision decision;   /* meaningful when known */
+    const char *explanation;    /* points into the baseline; NULL when new */
+    bool by_bucket;             /* listed under "buckets" */
 } triage_baseline_entry;
 
 void triage_baseline_lookup(const triage_baseline *b, const triage_finding *f,
