@@ -81,10 +81,10 @@ int main(int argc, char **argv) {
     size_t max_bs = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 16;
     gm_error err = {0};
     gm_backend *b = NULL;
-    gm_baseline *known = NULL;
+    triage_baseline *known = NULL;
     gm_case *cases = calloc(BENCH_CASES, sizeof *cases);
     if (cases == NULL || !gm_backend_open(GM_BACKEND_CPU, &b, &err) ||
-        !gm_baseline_load(argv[1], &known, &err) || !bench_cases(cases, max_bs, &err)) {
+        !triage_baseline_load(argv[1], &known, &err) || !bench_cases(cases, max_bs, &err)) {
         fprintf(stderr, "bench_check: %s\n", cases == NULL ? "out of memory" : err.msg);
         return 2;
     }
@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
         gm_case_free(&cases[k]);
     }
     free(cases);
-    gm_baseline_free(known);
+    triage_baseline_free(known);
     gm_backend_close(b);
     return checks >= 20000.0 ? 0 : 1;
 }

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "gm_json.h"
-#include "gm_minimize.h"
+#include "minimize.h"
 #include "gm_run.h"
 
 #define BENCH_PAGE 16
@@ -162,24 +162,24 @@ static void bench_show(const gm_case *c) {
 static bool bench_one(gm_backend *b, const bench_spec *spec, size_t bs, bool show) {
     gm_case c;
     gm_run_result r;
-    gm_finding target, after;
+    triage_finding target, after;
     gm_error err = {0};
-    gm_minimize_stats stats = {.max_runs = 0};
+    minimize_stats stats = {.max_runs = 0};
     spec->build(&c, bs);
     gm_run_result_init(&r);
     bool ok = gm_case_check(&c, &err) && gm_run_case(b, &c, spec->level, &r, &err);
     if (ok) {
-        gm_classify(&c, &r, &target);
+        triage_classify(&c, &r, &target);
     }
     size_t bs_before = c.bs, pool_before = c.pool;
     double start = bench_now();
-    ok = ok && gm_minimize(b, spec->level, &target, &c, &stats, &err);
+    ok = ok && minimize_case(b, spec->level, &target, &c, &stats, &err);
     double seconds = bench_now() - start;
     ok = ok && gm_run_case(b, &c, spec->level, &r, &err);
     if (!ok) {
         fprintf(stderr, "%s: %s\n", spec->name, err.msg);
     } else {
-        gm_classify(&c, &r, &after);
+        triage_classify(&c, &r, &after);
         bool met = seconds <= BENCH_TARGET_SECONDS && c.bs <= 2 &&
                    strcmp(after.signature, target.signature) == 0;
         printf("%-26s %7.3f s %6zu runs  bs %4zu -> %zu  pool %4zu -> %zu  mcl %d  mapping %zu  "

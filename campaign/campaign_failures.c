@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 
 #include "gm_json.h"
-#include "gm_repro.h"
-#include "gm_repro_fields.h"
+#include "repro.h"
 
 void campaign_failures_init(campaign_failures *f) {
     memset(f, 0, sizeof *f);
@@ -156,8 +155,8 @@ static bool campaign_failures_bucket_of(const char *path, char *out, size_t size
     gm_error err = {0};
     bool ok = gm_json_read_file(path, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO;
     if (ok) {
-        gm_finding now;
-        gm_repro_recorded_finding(&doc, &now);
+        triage_finding now;
+        repro_recorded_finding(&doc, &now);
         snprintf(out, size, "%s", now.bucket);
     }
     gm_doc_free(&doc);
@@ -175,23 +174,23 @@ static const char *campaign_failures_known_bucket(const campaign_failures *f, co
 }
 
 /* Reads one new failure file; true when it brought a new signature. The
- * few fields needed are read first (gm_repro_fields.h): an unminimized
+ * few fields needed are read first (repro.h): an unminimized
  * failure can be megabytes, and the whole document would take the
  * driver's loop a second to build. The bucket needs the recorded outputs:
  * a small file is read whole for it; a large one of a known signature
  * takes that signature's bucket. */
 static bool campaign_failures_read(campaign_failures *f, const char *path, struct timespec start) {
     struct stat st;
-    static gm_repro_fields fields;
+    static repro_fields fields;
     gm_error err = {0};
     f->files++;
-    if (stat(path, &st) != 0 || !gm_repro_fields_read(path, &fields, &err)) {
+    if (stat(path, &st) != 0 || !repro_fields_read(path, &fields, &err)) {
         f->unreadable++;
         snprintf(f->last_problem, sizeof f->last_problem, "%s",
                  err.msg[0] ? err.msg : "not a reproducer with a signature");
         return false;
     }
-    char computed[GM_BUCKET_MAX];
+    char computed[TRIAGE_BUCKET_MAX];
     const char *bucket = st.st_size > CAMPAIGN_FAILURES_WHOLE_MAX
                              ? campaign_failures_known_bucket(f, fields.finding.signature)
                              : NULL;

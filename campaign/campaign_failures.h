@@ -4,7 +4,7 @@
  * gmfuzz-repro-v1, failure-<hash>-<pid>-<execs>.json, written atomically)
  * before the target aborts. The driver reads each new file once, groups
  * the files by their bucket (classified from the file's recorded outputs,
- * gm_repro_recorded_finding) and "signature" field, and keeps for each signature the
+ * repro_recorded_finding) and "signature" field, and keeps for each signature the
  * smallest file (the one to minimize) and when it was first seen. Files
  * are never moved or deleted.
  */
@@ -16,11 +16,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "gm_classify.h"
+#include "triage.h"
 
 typedef struct {
-    char signature[GM_SIGNATURE_MAX];
-    char bucket[GM_BUCKET_MAX]; /* its root-cause key (gm_bucket.h): a signature is kept
+    char signature[TRIAGE_SIGNATURE_MAX];
+    char bucket[TRIAGE_BUCKET_MAX]; /* its root-cause key (triage_bucket.h): a signature is kept
                                    per bucket, the finer key inside it */
     size_t count;           /* failure files with this signature */
     char *smallest;         /* path of the smallest of them */

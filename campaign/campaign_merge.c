@@ -13,10 +13,10 @@
 #include "campaign_merge_corpus.h"
 #include "campaign_merge_failures.h"
 #include "campaign_merge_record.h"
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_file.h"
 #include "gm_paths.h"
-#include "gm_rundir_campaign.h"
+#include "repro.h"
 #include "report.h"
 
 #define CAMPAIGN_MERGE_EMPTY_BASELINE \
@@ -84,15 +84,15 @@ static bool campaign_merge_read_source(const char *path, size_t k, campaign_merg
         return gm_error_set(err, GM_ERR_FORMAT, "%s: not a campaign folder (no campaign.json: "
                             "merge takes folders that gmfuzz fuzz --out wrote)", path);
     }
-    gm_rundir run;
-    if (!gm_rundir_campaign_read(record, &s->record, err) ||
-        !gm_rundir_load(path, NULL, &run, err)) {
+    repro_rundir run;
+    if (!repro_rundir_campaign_read(record, &s->record, err) ||
+        !repro_rundir_load(path, NULL, &run, err)) {
         return false;
     }
     s->signatures = run.n_sigs;
     s->buckets = run.n_buckets;
     s->inputs = run.inputs;
-    gm_rundir_free(&run);
+    repro_rundir_free(&run);
     return true;
 }
 
@@ -185,7 +185,7 @@ static bool campaign_merge_baseline(const campaign_merge_options *o,
 
 static void campaign_merge_say_sources(const campaign_merge_source *src, size_t n, FILE *say) {
     for (size_t k = 0; k < n; k++) {
-        const gm_rundir_campaign *c = &src[k].record;
+        const repro_rundir_campaign *c = &src[k].record;
         fprintf(say, "  source %zu: %s (host %s, started %s, %.1f s, %llu execs, %zu signatures, "
                      "%zu buckets, %zu inputs, exit %d)%s\n",
                 k + 1, src[k].path, c->host[0] ? c->host : "?",
@@ -224,7 +224,7 @@ typedef struct {
     FILE *say;
     campaign_merge_corpus_result corpus;
     campaign_merge_failures_result failures;
-    gm_baseline *baseline;
+    triage_baseline *baseline;
     char problem[GM_ERROR_MSG_MAX + 32];
 } campaign_merge_state;
 
@@ -243,7 +243,7 @@ static int campaign_merge_fill(campaign_merge_state *m, gm_error *err) {
     }
     campaign_merge_say_corpus(&m->corpus, m->say);
     if (!campaign_merge_join(known, m->o->out, "known.json", err) ||
-        !gm_baseline_load(known, &m->baseline, err)) {
+        !triage_baseline_load(known, &m->baseline, err)) {
         return CAMPAIGN_MERGE_EXIT_SOURCE;
     }
     return CAMPAIGN_MERGE_EXIT_OK;
@@ -251,27 +251,27 @@ static int campaign_merge_fill(campaign_merge_state *m, gm_error *err) {
 
 /* The record (with the exit code it implies), then the reports. */
 static int campaign_merge_finish(campaign_merge_state *m, gm_error *err) {
-    gm_rundir run;
-    if (!gm_rundir_load(m->o->out, m->baseline, &run, err)) {
+    repro_rundir run;
+    if (!repro_rundir_load(m->o->out, m->baseline, &run, err)) {
         return CAMPAIGN_MERGE_EXIT_INFRA;
     }
-    size_t fresh = gm_rundir_new(&run);
+    size_t fresh = repro_rundir_new(&run);
     campaign_merge_record_outcome how = {
         .corpus = &m->corpus, .failures = &m->failures, .buckets = run.n_buckets,
         .problem = NULL, /* a union is said in corpus_merge, not an infrastructure problem */
         .exit_code = fresh > 0 ? CAMPAIGN_MERGE_EXIT_NEW : CAMPAIGN_MERGE_EXIT_OK};
-    gm_rundir_free(&run);
+    repro_rundir_free(&run);
     if (!campaign_merge_record_write(m->o, m->src, m->n, &how, err)) {
         return CAMPAIGN_MERGE_EXIT_INFRA;
     }
-    bool ok = gm_rundir_load(m->o->out, m->baseline, &run, err) &&
+    bool ok = repro_rundir_load(m->o->out, m->baseline, &run, err) &&
               report_write_all(&run, m->o->out, err);
     if (ok) {
         fprintf(m->say, "  report: %s/report.html (and report.md, summary.json, junit.xml)\n"
                         "%zu signatures, %zu new, %zu buckets\n",
                 m->o->out, run.n_sigs, fresh, run.n_buckets);
     }
-    gm_rundir_free(&run);
+    repro_rundir_free(&run);
     if (!ok) {
         snprintf(m->problem, sizeof m->problem, "reports: %s", err->msg);
         how.problem = m->problem;
@@ -327,9 +327,9 @@ int campaign_merge_run(const campaign_merge_options *o, FILE *say) {
         fprintf(stderr, "gmfuzz merge: %s\n", err.msg);
     }
     for (size_t k = 0; k < o->n_sources; k++) {
-        gm_rundir_campaign_free(&m.src[k].record);
+        repro_rundir_campaign_free(&m.src[k].record);
     }
-    gm_baseline_free(m.baseline);
+    triage_baseline_free(m.baseline);
     free(m.src);
     return rc;
 }

@@ -32,7 +32,7 @@
 #include "campaign.h"
 #include "campaign_setup.h"
 #include "gm_error.h"
-#include "gm_rundir.h"
+#include "repro.h"
 
 
 
@@ -40,7 +40,7 @@
 typedef struct {
     const char *path;                 /* as given */
     char name[128];                   /* "K-BASENAME", its folder under OUT/sources/ */
-    gm_rundir_campaign record;        /* its campaign.json */
+    repro_rundir_campaign record;     /* its campaign.json */
     size_t signatures, buckets, inputs; /* what its failures/ and repros/ hold */
     bool has_stats;                   /* it had a stats.jsonl (copied) */
 } campaign_merge_source;

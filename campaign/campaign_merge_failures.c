@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "gm_paths.h"
-#include "gm_repro_fields.h"
+#include "repro.h"
 
 /* The best file so far of one signature, in one of the two folders. */
 typedef struct {
@@ -17,7 +17,7 @@ typedef struct {
 } campaign_merge_failures_best;
 
 typedef struct {
-    char signature[GM_SIGNATURE_MAX];
+    char signature[TRIAGE_SIGNATURE_MAX];
     campaign_merge_failures_best best[2]; /* [0] failures/, [1] repros/ */
 } campaign_merge_failures_sig;
 
@@ -51,15 +51,15 @@ static campaign_merge_failures_sig *campaign_merge_failures_find(
 
 /* Whether the file (bytes, bs) beats the best so far. */
 static bool campaign_merge_failures_better(const campaign_merge_failures_best *b,
-                                           const gm_repro_fields *f) {
+                                           const repro_fields *f) {
     return b->path == NULL || f->bytes < b->bytes || (f->bytes == b->bytes && f->bs < b->bs);
 }
 
 static bool campaign_merge_failures_note(campaign_merge_failures_table *t, const char *path,
                                          size_t source, int kind, gm_error *err) {
-    gm_repro_fields f;
+    repro_fields f;
     gm_error why = {0};
-    if (!gm_repro_fields_read(path, &f, &why)) {
+    if (!repro_fields_read(path, &f, &why)) {
         t->out->unreadable++;
         snprintf(t->out->last_problem, sizeof t->out->last_problem, "%s", why.msg);
         return true; /* not a reproducer: skipped, as triage does */

@@ -2,7 +2,7 @@
  * deduplicated by signature.
  *
  * Every *.json below a source's failures/ and repros/ is read for its
- * signature and size (gm_repro_fields.h; a file that is not a reproducer
+ * signature and size (repro.h; a file that is not a reproducer
  * is counted and skipped, as triage does). Per signature, the smallest
  * failing input (fewest bytes, then fewest rows, then the earlier source)
  * goes to OUT/failures/ and the smallest minimized reproducer to

@@ -55,7 +55,7 @@ static cJSON *campaign_merge_record_u64(uint64_t v) {
 
 /* One "sources" entry. */
 static cJSON *campaign_merge_record_source(const campaign_merge_source *s) {
-    const gm_rundir_campaign *c = &s->record;
+    const repro_rundir_campaign *c = &s->record;
     char rel[300];
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
@@ -148,7 +148,7 @@ static void campaign_merge_record_totals(cJSON *root, const campaign_merge_sourc
     bool strict = true, interrupted = false;
     const char *started = src[0].record.started_at, *ended = src[0].record.ended_at;
     for (size_t k = 0; k < n; k++) {
-        const gm_rundir_campaign *c = &src[k].record;
+        const repro_rundir_campaign *c = &src[k].record;
         execs += c->execs;
         restarts += c->restarts;
         jobs += c->jobs;
@@ -223,11 +223,11 @@ bool campaign_merge_record_write(const campaign_merge_options *o, const campaign
     campaign_merge_record_add(root, "format", cJSON_CreateString("gmfuzz-campaign-v1"), &ok);
     campaign_merge_record_add(root, "merged", cJSON_CreateBool(true), &ok);
     campaign_merge_record_add(root, "engine", cJSON_CreateString(campaign_merge_record_common(
-                                  src, n, offsetof(gm_rundir_campaign, engine))), &ok);
+                                  src, n, offsetof(repro_rundir_campaign, engine))), &ok);
     campaign_merge_record_add(root, "backend", cJSON_CreateString(campaign_merge_record_common(
-                                  src, n, offsetof(gm_rundir_campaign, backend))), &ok);
+                                  src, n, offsetof(repro_rundir_campaign, backend))), &ok);
     campaign_merge_record_add(root, "compare", cJSON_CreateString(campaign_merge_record_common(
-                                  src, n, offsetof(gm_rundir_campaign, compare))), &ok);
+                                  src, n, offsetof(repro_rundir_campaign, compare))), &ok);
     campaign_merge_record_totals(root, src, n, &ok);
     campaign_merge_record_outcome_json(root, src, n, how, &ok);
     if (!ok) {

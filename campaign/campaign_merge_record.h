@@ -9,7 +9,7 @@
  *                   agree, else "mixed"), coverage and corpus of the merged
  *                   corpus, "corpus_merge" (how it was merged) and
  *                   "sources": one entry per source (docs/FORMATS.md).
- * The reports read "sources" back (triage/gm_rundir_sources.h). */
+ * The reports read "sources" back (repro/repro_rundir_sources.h). */
 #ifndef CAMPAIGN_MERGE_RECORD_H
 #define CAMPAIGN_MERGE_RECORD_H
 

@@ -13,7 +13,7 @@
 
 #include "campaign_signal.h"
 #include "gm_backend.h"
-#include "gm_minimize.h"
+#include "minimize.h"
 
 /* What the child sends back for one signature. */
 typedef struct {
@@ -207,7 +207,7 @@ bool campaign_minimizer_run(const campaign_setup *s, const campaign_failures *f,
     bool stop = false;
     *skipped = 0;
     /* From here: the campaign's budget is spent, this phase has its own. */
-    double deadline_s = gm_minimize_clock() + campaign_options_minimize_time(&s->opt);
+    double deadline_s = minimize_clock() + campaign_options_minimize_time(&s->opt);
     while (next < f->n_sigs && !stop) {
         if (campaign_signal_count() >= 2) {
             stop = true;

@@ -20,7 +20,7 @@
  *                      the campaign still takes them
  *
  * The keys of campaign.json and stats.jsonl are the fields of
- * gm_rundir_campaign and gm_rundir_sample (triage/gm_rundir.h). */
+ * repro_rundir_campaign and repro_rundir_sample (repro/repro.h). */
 #ifndef CAMPAIGN_RECORD_H
 #define CAMPAIGN_RECORD_H
 

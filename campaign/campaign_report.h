@@ -1,7 +1,7 @@
 /* campaign_report: the reports of a finished campaign (report.md,
  * summary.json, junit.xml, report.html; reports/report.h), written into
  * its folder at the end of `gmfuzz fuzz`, from the folder as it is on
- * disk (triage/gm_rundir.h), judged against the campaign's own baseline. */
+ * disk (repro/repro.h), judged against the campaign's own baseline. */
 #ifndef CAMPAIGN_REPORT_H
 #define CAMPAIGN_REPORT_H
 

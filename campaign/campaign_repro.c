@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "gm_json.h"
-#include "gm_minimize.h"
-#include "gm_repro.h"
+#include "minimize.h"
+#include "repro.h"
 #include "gm_run.h"
 
 /* Enough for a bs <= 1024 case to reach its fixed point in about a
@@ -40,13 +40,13 @@ void campaign_repro_slug(const char *signature, char *out, size_t size) {
 
 /* Runs `c` and classifies it. */
 static bool campaign_repro_run(gm_backend *b, gm_compare level, const gm_case *c,
-                               gm_run_result *r, gm_finding *f, gm_error *err) {
+                               gm_run_result *r, triage_finding *f, gm_error *err) {
     gm_run_result_free(r);
     gm_run_result_init(r);
     if (!gm_run_case(b, c, level, r, err)) {
         return false;
     }
-    gm_classify(c, r, f);
+    triage_classify(c, r, f);
     return true;
 }
 
@@ -59,19 +59,19 @@ static double campaign_repro_now(void) {
 /* Minimizes `c` (when asked) and writes the reproducer of its final run. */
 static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup *s,
                                             const gm_doc *doc, const campaign_signature *sig,
-                                            gm_case *c, gm_finding *f, double deadline_s,
+                                            gm_case *c, triage_finding *f, double deadline_s,
                                             campaign_repro *out, gm_error *err) {
     gm_compare level = doc->repro.verdict.compare;
     gm_run_result r;
     gm_run_result_init(&r);
     bool ok = true;
-    if (s->opt.minimize && deadline_s > 0.0 && gm_minimize_clock() >= deadline_s) {
+    if (s->opt.minimize && deadline_s > 0.0 && minimize_clock() >= deadline_s) {
         out->out_of_time = true; /* saved as found: nothing is lost */
     } else if (s->opt.minimize) {
-        gm_minimize_stats stats = {.max_runs = CAMPAIGN_REPRO_MAX_RUNS,
+        minimize_stats stats = {.max_runs = CAMPAIGN_REPRO_MAX_RUNS,
                                    .deadline_s = deadline_s};
-        gm_finding target = *f;
-        ok = gm_minimize(b, level, &target, c, &stats, err);
+        triage_finding target = *f;
+        ok = minimize_case(b, level, &target, c, &stats, err);
         out->runs = stats.runs;
         out->out_of_time = stats.out_of_time;
         out->minimized = ok && !stats.out_of_time;
@@ -81,7 +81,7 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
         snprintf(out->note, sizeof out->note, "minimized case replays as %s", f->signature);
     }
     out->bs_final = c->bs;
-    char slug[GM_SIGNATURE_MAX], key[GM_BUCKET_MAX + GM_SIGNATURE_MAX + 4];
+    char slug[TRIAGE_SIGNATURE_MAX], key[TRIAGE_BUCKET_MAX + TRIAGE_SIGNATURE_MAX + 4];
     /* bucket first ("<bucket>..<signature>"): a bucket's files sort together */
     snprintf(key, sizeof key, "%s||%s", sig->bucket, sig->signature);
     campaign_repro_slug(sig->bucket[0] != '\0' ? key : sig->signature, slug, sizeof slug);
@@ -90,9 +90,9 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
         snprintf(out->note, sizeof out->note, "%.200s: path too long", s->repros);
         ok = false;
     }
-    gm_repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
+    repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
                               out->minimized, doc->repro.found_at, gm_backend_identity(b)};
-    if (ok && !gm_repro_write(out->path, c, &r, f, gm_backend_kind_of(b), &origin, err)) {
+    if (ok && !repro_write(out->path, c, &r, f, gm_backend_kind_of(b), &origin, err)) {
         snprintf(out->note, sizeof out->note, "cannot write: %.400s", err->msg);
         gm_error_clear(err);
         ok = false;
@@ -116,7 +116,7 @@ bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_
     gm_case_init(&c);
     gm_run_result r;
     gm_run_result_init(&r);
-    gm_finding f;
+    triage_finding f;
     gm_error read_err = {0};
     bool ok = true;
     if (!gm_json_read_file(sig->smallest, &limits, &doc, &read_err) ||
@@ -128,7 +128,7 @@ bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_
     } else {
         out->bs_found = c.bs;
         out->reproduced = strcmp(f.signature, sig->signature) == 0;
-        out->known = gm_baseline_is_known(s->baseline, &f);
+        out->known = triage_baseline_is_known(s->baseline, &f);
         if (!out->reproduced) {
             snprintf(out->note, sizeof out->note, "does not replay: now %s", f.signature);
         } else {

@@ -2,7 +2,7 @@
  * smallest saved file) into DIR/repros/<slug>.json, the slug of
  * "<bucket>||<signature>" (bucket first, so that a bucket's reproducers
  * sort together): replayed to confirm the
- * signature, minimized keeping it (triage/gm_minimize.h), run once more and
+ * signature, minimized keeping it (minimize/minimize.h), run once more and
  * written as a complete gmfuzz-repro-v1 with found.by = the engine and
  * found.execs and found.at of the first failure with that signature. */
 #ifndef CAMPAIGN_REPRO_H
@@ -27,11 +27,11 @@ typedef struct {
     size_t bs_found, bs_final;    /* batch rows before and after */
     size_t runs;                  /* minimizer runs */
     double seconds;               /* time spent on this signature */
-    char note[GM_SIGNATURE_MAX + 64]; /* what went wrong, when something did */
+    char note[TRIAGE_SIGNATURE_MAX + 64]; /* what went wrong, when something did */
 } campaign_repro;
 
 
-/* Fills `out` for `sig`, minimizing until `deadline_s` (gm_minimize_clock;
+/* Fills `out` for `sig`, minimizing until `deadline_s` (minimize_clock;
  * 0: none): past it the reproducer is written as found. False only when
  * the backend itself failed (err); a failure that does not replay is a
  * note, not an error. */

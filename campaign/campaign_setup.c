@@ -168,7 +168,7 @@ static bool campaign_setup_afl_cold_start(const campaign_setup *s, gm_error *err
 static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
     if (s->opt.strict_baseline) {
         s->baseline_src[0] = '\0';
-        return gm_baseline_empty(&s->baseline, err);
+        return triage_baseline_empty(&s->baseline, err);
     }
     if (!campaign_setup_resource(s->opt.baseline, "corpus/known.json", false, "--baseline",
                                  s->baseline_src, err)) {
@@ -180,7 +180,7 @@ static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
                             "FILE or --strict-baseline",
                             GMFUZZ_SOURCE_DIR);
     }
-    return gm_baseline_load(s->baseline_src, &s->baseline, err);
+    return triage_baseline_load(s->baseline_src, &s->baseline, err);
 }
 
 bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *exit_code,
@@ -210,7 +210,7 @@ bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *e
 
 void campaign_setup_free(campaign_setup *s) {
     campaign_lock_release(&s->lock);
-    gm_baseline_free(s->baseline);
+    triage_baseline_free(s->baseline);
     s->baseline = NULL;
 }
 

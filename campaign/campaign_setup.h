@@ -25,7 +25,7 @@
 #include "campaign.h"
 #include "campaign_lock.h"
 #include "campaign_options.h"
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_error.h"
 
 #define CAMPAIGN_PATH_MAX PATH_MAX
@@ -45,7 +45,7 @@ typedef struct {
     char seeds[CAMPAIGN_PATH_MAX];        /* "": a cold start */
     char dict[CAMPAIGN_PATH_MAX];         /* "": none */
     char baseline_src[CAMPAIGN_PATH_MAX]; /* "": none (--strict-baseline) */
-    gm_baseline *baseline;                /* the user's, to check findings against */
+    triage_baseline *baseline;            /* the user's, to check findings against */
     size_t seeded;                        /* seed files copied into the corpus */
     struct timespec start;                /* CLOCK_REALTIME, to compare with file times */
     struct timespec start_mono;           /* CLOCK_MONOTONIC, for the clock */

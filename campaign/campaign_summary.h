@@ -1,7 +1,7 @@
 /* campaign_summary: the one-screen account of a finished campaign, printed
  * on stdout and written, with every signature, to DIR/summary.txt. Its
  * lines are also meant for scripts: first "  bucket <key>: ..." lines, one
- * per bucket (gm_bucket.h), with its smallest reproducer; then
+ * per bucket (triage_bucket.h), with its smallest reproducer; then
  * "  signature <sig>: ..." lines, one per signature, grouped by bucket, each
  * followed by its "    bucket: <key>" and "    repro: <path> (...)" lines. */
 #ifndef CAMPAIGN_SUMMARY_H

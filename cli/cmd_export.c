@@ -1,6 +1,6 @@
 /* gmfuzz export pytest REPRO.json -o test_x.py [reader limits]
  *
- * Writes a reproducer as a standalone pytest file (triage/gm_pytest.h),
+ * Writes a reproducer as a standalone pytest file (export/export.h),
  * atomically (temporary file, fsync, rename); `-o -` writes to stdout.
  *
  * A reproducer that replay would reject is refused (cmd_export_check).
@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "gm_file.h"
-#include "gm_repro_check.h"
+#include "repro.h"
 #include "cli_options.h"
 #include "gm_replay.h"
-#include "gm_pytest.h"
+#include "export.h"
 
 static const char cmd_export_usage[] =
     "usage: gmfuzz export pytest REPRO.json -o test_x.py\n"
@@ -88,13 +88,13 @@ static bool cmd_export_parse(int argc, char **argv, cmd_export_options *o, const
 }
 
 /* Writes the file next to `path`, then renames it onto `path`. */
-static bool cmd_export_to_file(const gm_doc *doc, const gm_pytest_origin *origin,
+static bool cmd_export_to_file(const gm_doc *doc, const export_pytest_origin *origin,
                                const char *path, gm_error *err) {
     gm_file_atomic a;
     if (!gm_file_atomic_begin(&a, path, err)) {
         return false;
     }
-    if (!gm_pytest_write(a.f, doc, origin, err)) {
+    if (!export_pytest_write(a.f, doc, origin, err)) {
         gm_file_atomic_abort(&a);
         return false;
     }
@@ -113,7 +113,7 @@ static bool cmd_export_fused_model(const gm_doc *doc, gm_outputs *model, gm_erro
 static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
     gm_outputs model;
     gm_outputs_init(&model);
-    gm_pytest_origin origin = {o->common.paths[0], "gmfuzz " GMFUZZ_VERSION, NULL};
+    export_pytest_origin origin = {o->common.paths[0], "gmfuzz " GMFUZZ_VERSION, NULL};
     gm_error err = {0};
     bool to_stdout = strcmp(o->output, "-") == 0;
     bool ok = true;
@@ -121,7 +121,7 @@ static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
         ok = cmd_export_fused_model(doc, &model, &err);
         origin.fused_model = &model;
     }
-    ok = ok && (to_stdout ? gm_pytest_write(stdout, doc, &origin, &err)
+    ok = ok && (to_stdout ? export_pytest_write(stdout, doc, &origin, &err)
                           : cmd_export_to_file(doc, &origin, o->output, &err));
     gm_outputs_free(&model);
     if (!ok) {
@@ -158,7 +158,7 @@ static int cmd_export_check(const gm_doc *doc, const cmd_export_options *o) {
         return CLI_EXIT_BACKEND;
     }
     if (outcome.passed) {
-        outcome.passed = gm_repro_check(doc, NULL, outcome.message, sizeof outcome.message);
+        outcome.passed = repro_check(doc, NULL, outcome.message, sizeof outcome.message);
     }
     if (!outcome.passed) {
         fprintf(stderr, "gmfuzz export: refused %s: replay rejects it: %s\n", o->common.paths[0],

@@ -2,7 +2,7 @@
  *     [--backend B] [--compare live|strict] [reader limits]
  *
  * Shrinks a failing case (a case, a vector's case or a reproducer's case)
- * keeping its signature (triage/gm_minimize.h), and writes the result as a
+ * keeping its signature (minimize/minimize.h), and writes the result as a
  * complete gmfuzz-repro-v1, checked by replaying it before the command
  * reports success. Its own flags and the shared ones (cli_options) are
  * parsed in one scan.
@@ -21,10 +21,10 @@
 
 #include "fuzz_casefile.h"
 #include "cli_options.h"
-#include "gm_baseline.h"
-#include "gm_minimize.h"
+#include "triage.h"
+#include "minimize.h"
 #include "gm_replay.h"
-#include "gm_repro.h"
+#include "repro.h"
 #include "gm_run.h"
 
 static const char cmd_minimize_usage[] =
@@ -121,8 +121,8 @@ static double cmd_minimize_now(void) {
 }
 
 /* The reproducer's origin: the input reproducer's, or this command's. */
-static gm_repro_origin cmd_minimize_origin(const gm_doc *doc) {
-    gm_repro_origin origin = {"minimize", 0, true, NULL, NULL};
+static repro_origin cmd_minimize_origin(const gm_doc *doc) {
+    repro_origin origin = {"minimize", 0, true, NULL, NULL};
     if (doc->kind == GM_DOC_REPRO && doc->repro.has_found) {
         origin.found_by = doc->repro.found_by;
         origin.execs = doc->repro.found_execs;
@@ -138,13 +138,13 @@ static void cmd_minimize_print_sizes(const char *when, const gm_case *c) {
            c->has_swa && c->swa.out_cache_loc != NULL ? c->swa.n_out : 0);
 }
 
-static void cmd_minimize_print_known(const cmd_minimize_options *o, const gm_baseline *known,
-                                     const gm_finding *f) {
+static void cmd_minimize_print_known(const cmd_minimize_options *o, const triage_baseline *known,
+                                     const triage_finding *f) {
     if (known == NULL) {
         return;
     }
     printf("baseline %s: %s\n", o->baseline,
-           gm_baseline_is_known(known, f) ? "known" : "NEW (not in the baseline)");
+           triage_baseline_is_known(known, f) ? "known" : "NEW (not in the baseline)");
 }
 
 /* Reads the written reproducer back and replays it: what the command
@@ -166,21 +166,21 @@ static bool cmd_minimize_verify(gm_backend *b, const cmd_minimize_options *o) {
 
 /* Minimizes doc's case for `target` and writes the reproducer. */
 static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_doc *doc,
-                              gm_compare level, const gm_finding *target) {
-    gm_minimize_stats stats = {.max_runs = o->max_runs};
+                              gm_compare level, const triage_finding *target) {
+    minimize_stats stats = {.max_runs = o->max_runs};
     gm_error err = {0};
     gm_run_result r;
-    gm_finding f;
+    triage_finding f;
     gm_run_result_init(&r);
     double start = cmd_minimize_now();
-    bool ok = gm_minimize(b, level, target, &doc->c, &stats, &err) &&
+    bool ok = minimize_case(b, level, target, &doc->c, &stats, &err) &&
               gm_run_case(b, &doc->c, level, &r, &err);
     double seconds = cmd_minimize_now() - start;
     if (ok) {
-        gm_classify(&doc->c, &r, &f);
-        gm_repro_origin origin = cmd_minimize_origin(doc);
+        triage_classify(&doc->c, &r, &f);
+        repro_origin origin = cmd_minimize_origin(doc);
         origin.target = gm_backend_identity(b);
-        ok = gm_repro_write(o->output, &doc->c, &r, &f, gm_backend_kind_of(b), &origin, &err);
+        ok = repro_write(o->output, &doc->c, &r, &f, gm_backend_kind_of(b), &origin, &err);
     }
     gm_run_result_free(&r);
     if (!ok) {
@@ -198,18 +198,18 @@ static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_d
 
 /* Classifies the case as given, then minimizes it when it fails. */
 static int cmd_minimize_doc(gm_backend *b, const cmd_minimize_options *o,
-                            const gm_baseline *known, gm_doc *doc) {
+                            const triage_baseline *known, gm_doc *doc) {
     gm_compare level = o->common.compare;
     if (doc->kind == GM_DOC_REPRO && !o->compare_given) {
         level = doc->repro.verdict.compare;
     }
     gm_run_result r;
-    gm_finding target;
+    triage_finding target;
     gm_error err = {0};
     gm_run_result_init(&r);
     bool ran = gm_run_case(b, &doc->c, level, &r, &err);
     if (ran) {
-        gm_classify(&doc->c, &r, &target);
+        triage_classify(&doc->c, &r, &target);
     }
     gm_run_result_free(&r);
     if (!ran) {
@@ -230,11 +230,11 @@ static int cmd_minimize_doc(gm_backend *b, const cmd_minimize_options *o,
 static int cmd_minimize_run(const cmd_minimize_options *o) {
     gm_doc doc;
     gm_error err = {0};
-    gm_baseline *known = NULL;
+    triage_baseline *known = NULL;
     gm_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
-        (o->baseline != NULL && !gm_baseline_load(o->baseline, &known, &err))) {
+        (o->baseline != NULL && !triage_baseline_load(o->baseline, &known, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;
@@ -242,7 +242,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
         rc = cmd_minimize_doc(b, o, known, &doc);
     }
     gm_backend_close(b);
-    gm_baseline_free(known);
+    triage_baseline_free(known);
     gm_doc_free(&doc);
     return rc;
 }

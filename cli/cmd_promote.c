@@ -1,7 +1,7 @@
 /* gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]
  *     [reader limits]
  *
- * Adds reproducers to the regression corpus (triage/gm_promote.h), each
+ * Adds reproducers to the regression corpus (export/export.h), each
  * file named after its bucket and signature the way a campaign names its
  * repros/ files (campaign_repro_slug of "<bucket>||<signature>"). One line
  * per reproducer:
@@ -28,7 +28,7 @@
 #include "campaign.h"
 #include "cli_options.h"
 #include "gm_paths.h"
-#include "gm_promote.h"
+#include "export.h"
 
 static const char cmd_promote_usage[] =
     "usage: gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]\n"
@@ -44,12 +44,12 @@ static const char cmd_promote_usage[] =
 
 typedef struct {
     cli_options common;
-    const char *corpus;   /* NULL: gm_promote_default_corpus() */
+    const char *corpus;   /* NULL: export_promote_default_corpus() */
     bool minimize;
 } cmd_promote_options;
 
 typedef struct {
-    size_t count[3];      /* by gm_promote_action */
+    size_t count[3];      /* by export_promote_action */
     size_t refused;
     int rc;
 } cmd_promote_tally;
@@ -99,7 +99,7 @@ static bool cmd_promote_corpus(const cmd_promote_options *o, const char **dir) {
     gm_error err = {0};
     struct stat st;
     if (o->corpus == NULL) {
-        *dir = gm_promote_default_corpus();
+        *dir = export_promote_default_corpus();
         if (stat(*dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "gmfuzz promote: the default corpus %s is missing; pass --corpus DIR\n",
                     *dir);
@@ -122,18 +122,18 @@ static int cmd_promote_worse(int a, int b) {
     return rank[b] > rank[a] ? b : a;
 }
 
-static void cmd_promote_report(const char *path, const gm_promote_candidate *cand,
-                               const gm_promote_result *res) {
+static void cmd_promote_report(const char *path, const export_promote_candidate *cand,
+                               const export_promote_result *res) {
     const char *sig = cand->finding.signature;
     switch (res->action) {
-    case GM_PROMOTE_ADDED:
+    case EXPORT_PROMOTE_ADDED:
         printf("added %s: %s (%ld bytes)\n", res->path, sig, res->bytes);
         break;
-    case GM_PROMOTE_REPLACED:
+    case EXPORT_PROMOTE_REPLACED:
         printf("replaced %s (%ld bytes) by %s (%ld bytes): %s\n", res->other, res->other_bytes,
                res->path, res->bytes, sig);
         break;
-    case GM_PROMOTE_KEPT:
+    case EXPORT_PROMOTE_KEPT:
         printf("kept %s (%ld bytes): it holds %s; %s would take %ld bytes\n", res->path,
                res->bytes, sig, path, res->other_bytes);
         break;
@@ -144,14 +144,14 @@ static void cmd_promote_report(const char *path, const gm_promote_candidate *can
 }
 
 /* Prepares and commits one reproducer. */
-static void cmd_promote_one(gm_backend *b, const gm_promote_options *po, const char *corpus,
+static void cmd_promote_one(gm_backend *b, const export_promote_options *po, const char *corpus,
                             const char *path, cmd_promote_tally *t) {
-    gm_promote_candidate cand;
-    gm_promote_candidate_init(&cand);
-    gm_promote_result res;
+    export_promote_candidate cand;
+    export_promote_candidate_init(&cand);
+    export_promote_result res;
     gm_error err = {0};
-    char slug[GM_SIGNATURE_MAX], name[GM_SIGNATURE_MAX + 8];
-    if (!gm_promote_prepare(b, path, po, &cand, &err)) {
+    char slug[TRIAGE_SIGNATURE_MAX], name[TRIAGE_SIGNATURE_MAX + 8];
+    if (!export_promote_prepare(b, path, po, &cand, &err)) {
         fprintf(stderr, "gmfuzz promote: %s\n", err.msg);
         bool infra = err.code == GM_ERR_DEVICE || err.code == GM_ERR_MEMORY;
         t->rc = cmd_promote_worse(t->rc, infra ? CLI_EXIT_BACKEND : CLI_EXIT_INPUT);
@@ -161,13 +161,13 @@ static void cmd_promote_one(gm_backend *b, const gm_promote_options *po, const c
         t->rc = cmd_promote_worse(t->rc, CLI_EXIT_FINDING);
     } else {
         /* bucket first, as a campaign names its repros/ files */
-        char key[GM_BUCKET_MAX + GM_SIGNATURE_MAX + 4];
+        char key[TRIAGE_BUCKET_MAX + TRIAGE_SIGNATURE_MAX + 4];
         snprintf(key, sizeof key, "%s||%s", cand.finding.bucket, cand.finding.signature);
         campaign_repro_slug(cand.finding.bucket[0] != '\0' ? key : cand.finding.signature, slug,
                             sizeof slug);
         snprintf(name, sizeof name, "%s.json", slug);
-        if (gm_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
-                              &err)) {
+        if (export_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
+                                  &err)) {
             cmd_promote_report(path, &cand, &res);
             t->count[res.action]++;
         } else {
@@ -176,7 +176,7 @@ static void cmd_promote_one(gm_backend *b, const gm_promote_options *po, const c
             t->rc = cmd_promote_worse(t->rc, unreadable ? CLI_EXIT_INPUT : CLI_EXIT_BACKEND);
         }
     }
-    gm_promote_candidate_free(&cand);
+    export_promote_candidate_free(&cand);
 }
 
 static int cmd_promote_run(const cmd_promote_options *o) {
@@ -188,15 +188,15 @@ static int cmd_promote_run(const cmd_promote_options *o) {
     if (!cli_options_open_backend(&o->common, &b)) {
         return CLI_EXIT_BACKEND;
     }
-    gm_promote_options po = {o->minimize, 0, o->common.limits};
+    export_promote_options po = {o->minimize, 0, o->common.limits};
     cmd_promote_tally t = {{0, 0, 0}, 0, CLI_EXIT_OK};
     for (int i = 0; i < o->common.n_paths; i++) {
         cmd_promote_one(b, &po, corpus, o->common.paths[i], &t);
         fflush(stdout);
     }
     gm_backend_close(b);
-    printf("%zu added, %zu replaced, %zu kept, %zu refused\n", t.count[GM_PROMOTE_ADDED],
-           t.count[GM_PROMOTE_REPLACED], t.count[GM_PROMOTE_KEPT], t.refused);
+    printf("%zu added, %zu replaced, %zu kept, %zu refused\n", t.count[EXPORT_PROMOTE_ADDED],
+           t.count[EXPORT_PROMOTE_REPLACED], t.count[EXPORT_PROMOTE_KEPT], t.refused);
     return t.rc;
 }
 

@@ -1,20 +1,19 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
  * run again and checked against what it records (harness/gm_replay.h). One
  * line per failure, then "N passed, N failed". A reproducer must also
- * record the signature and classes the classifier gives it (gm_repro_check.h).
+ * record the signature and classes the classifier gives it (repro.h).
  * With --exact a reproducer must also be written again byte for byte
- * (triage/gm_rewrite.h). */
+ * (repro/repro.h). */
 #include "cmd_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_repro_check.h"
+#include "repro.h"
 #include "cli_options.h"
 #include "gm_paths.h"
 #include "gm_replay.h"
-#include "gm_rewrite.h"
 
 static const char cmd_replay_usage[] =
     "usage: gmfuzz replay PATH... [--exact] [--target T | --backend B] [--compare live|strict]\n"
@@ -51,11 +50,11 @@ static void cmd_replay_append(char *buf, size_t size, const char *text) {
  * False only when the backend itself failed. */
 static bool cmd_replay_exact(gm_backend *b, const cli_options *o, const char *path,
                              const gm_doc *doc, gm_replay_outcome *outcome, gm_error *err) {
-    gm_rewrite_outcome rewrite = {0};
+    repro_rewrite_outcome rewrite = {0};
     if (doc->kind != GM_DOC_REPRO) {
         return true;
     }
-    if (!gm_rewrite_check(b, path, doc, &o->limits, &rewrite, err)) {
+    if (!repro_rewrite_check(b, path, doc, &o->limits, &rewrite, err)) {
         return false;
     }
     if (!rewrite.same) {
@@ -96,7 +95,7 @@ static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_option
     } else if (!outcome.passed) {
         printf("FAIL %s: %s\n", path, outcome.message);
         t->failed++;
-    } else if (!gm_repro_check(&doc, NULL, outcome.message, sizeof outcome.message)) {
+    } else if (!repro_check(&doc, NULL, outcome.message, sizeof outcome.message)) {
         printf("FAIL %s: %s\n", path, outcome.message);
         t->failed++;
     } else {

@@ -22,8 +22,8 @@
 
 #include "campaign.h"
 #include "cli_options.h"
-#include "gm_baseline.h"
-#include "gm_rundir.h"
+#include "triage.h"
+#include "repro.h"
 #include "report.h"
 
 enum { CMD_REPORT_EXIT_FAILED = 3 };
@@ -94,11 +94,11 @@ static bool cmd_report_parse(int argc, char **argv, cmd_report_args *a) {
 }
 
 /* The baseline to judge the folder against; the exit code on failure. */
-static int cmd_report_baseline(const cmd_report_args *a, gm_baseline **b) {
+static int cmd_report_baseline(const cmd_report_args *a, triage_baseline **b) {
     gm_error err = {0};
     char found[4096];
     if (a->strict) {
-        return gm_baseline_empty(b, &err) ? CLI_EXIT_OK : CMD_REPORT_EXIT_FAILED;
+        return triage_baseline_empty(b, &err) ? CLI_EXIT_OK : CMD_REPORT_EXIT_FAILED;
     }
     const char *path = a->baseline;
     if (path == NULL && campaign_record_baseline_for(a->dir, found, sizeof found)) {
@@ -110,7 +110,7 @@ static int cmd_report_baseline(const cmd_report_args *a, gm_baseline **b) {
                         "--strict-baseline\n", a->dir);
         return CLI_EXIT_USAGE;
     }
-    if (!gm_baseline_load(path, b, &err)) {
+    if (!triage_baseline_load(path, b, &err)) {
         fprintf(stderr, "gmfuzz report: %s\n", err.msg);
         return CMD_REPORT_EXIT_FAILED;
     }
@@ -118,12 +118,12 @@ static int cmd_report_baseline(const cmd_report_args *a, gm_baseline **b) {
     return CLI_EXIT_OK;
 }
 
-static void cmd_report_print(const gm_rundir *r, const char *out) {
+static void cmd_report_print(const repro_rundir *r, const char *out) {
     static const char *const names[] = {"report.md", "summary.json", "junit.xml", "report.html"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         printf("wrote %s/%s\n", out, names[i]);
     }
-    size_t fresh = gm_rundir_new(r);
+    size_t fresh = repro_rundir_new(r);
     printf("%zu signature%s in %zu failing input%s: %zu new\n", r->n_sigs,
            r->n_sigs == 1 ? "" : "s", r->inputs, r->inputs == 1 ? "" : "s", fresh);
     if (r->campaign.present && r->campaign.problem != NULL) {
@@ -132,12 +132,12 @@ static void cmd_report_print(const gm_rundir *r, const char *out) {
 }
 
 /* Loads the folder and writes its reports; the exit code. */
-static int cmd_report_run(const cmd_report_args *a, const gm_baseline *b) {
-    gm_rundir r;
+static int cmd_report_run(const cmd_report_args *a, const triage_baseline *b) {
+    repro_rundir r;
     gm_error err = {0};
     const char *out = a->out != NULL ? a->out : a->dir;
     int rc = CMD_REPORT_EXIT_FAILED;
-    if (!gm_rundir_load(a->dir, b, &r, &err)) {
+    if (!repro_rundir_load(a->dir, b, &r, &err)) {
         fprintf(stderr, "gmfuzz report: %s\n", err.msg);
     } else if (!r.is_campaign && a->out == NULL) {
         /* Its *.json files are its reproducers: summary.json would join them. */
@@ -148,7 +148,7 @@ static int cmd_report_run(const cmd_report_args *a, const gm_baseline *b) {
         fprintf(stderr, "gmfuzz report: %s\n", err.msg);
     } else {
         cmd_report_print(&r, out);
-        rc = gm_rundir_new(&r) > 0 ? CLI_EXIT_FINDING : CLI_EXIT_OK;
+        rc = repro_rundir_new(&r) > 0 ? CLI_EXIT_FINDING : CLI_EXIT_OK;
         if (r.inputs == 0 && r.unreadable > 0) {
             /* Written, so that the problem shows, but not a pass. */
             fprintf(stderr, "gmfuzz report: %s: none of its %zu file%s could be read; the last: "
@@ -157,7 +157,7 @@ static int cmd_report_run(const cmd_report_args *a, const gm_baseline *b) {
             rc = CMD_REPORT_EXIT_FAILED;
         }
     }
-    gm_rundir_free(&r);
+    repro_rundir_free(&r);
     return rc;
 }
 
@@ -171,11 +171,11 @@ int cmd_report_main(int argc, char **argv) {
         fputs(cmd_report_usage, stdout);
         return CLI_EXIT_OK;
     }
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     int rc = cmd_report_baseline(&a, &b);
     if (rc == CLI_EXIT_OK) {
         rc = cmd_report_run(&a, b);
     }
-    gm_baseline_free(b);
+    triage_baseline_free(b);
     return rc;
 }

@@ -2,9 +2,9 @@
  *     [reader limits]
  *
  * One document for a person triaging it: the case in a few lines
- * (triage/gm_show_case.h), then the verdict, the signature and its classes,
+ * (export/export_show_case.h), then the verdict, the signature and its classes,
  * and the differing elements side by side, reference vs fused, each with
- * its class (triage/gm_show.h).
+ * its class (export/export_show.h).
  *
  * A reproducer or a conformance vector records both sides' outputs: those
  * are shown, and the case is run again on the backend (default cpu) to say
@@ -23,12 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_repro_check.h"
+#include "repro.h"
 #include "fuzz_casefile.h"
 #include "cli_options.h"
 #include "gm_replay.h"
-#include "gm_show.h"
-#include "gm_show_case.h"
+#include "export.h"
 
 #define CMD_SHOW_DEFAULT_MAX 20
 
@@ -121,7 +120,7 @@ static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
-    if (!outcome.passed || !gm_repro_check(doc, NULL, outcome.message, sizeof outcome.message)) {
+    if (!outcome.passed || !repro_check(doc, NULL, outcome.message, sizeof outcome.message)) {
         printf("re-run on %s: DISAGREES with the recording: %s\n", name, outcome.message);
         return CLI_EXIT_FINDING;
     }
@@ -146,7 +145,7 @@ static int cmd_show_result_of(gm_backend *b, const cmd_show_options *o, const gm
     }
     cmd_show_recording(doc);
     int rc = cmd_show_rerun(b, doc, level);
-    if (rc != CLI_EXIT_BACKEND && !gm_show_recorded(doc, level, r, &err)) {
+    if (rc != CLI_EXIT_BACKEND && !export_show_recorded(doc, level, r, &err)) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
@@ -158,9 +157,9 @@ static int cmd_show_doc(gm_backend *b, const cmd_show_options *o, const gm_doc *
     gm_error err = {0};
     gm_run_result_init(&r);
     printf("%s: %s\n", o->common.paths[0], gm_doc_kind_name(doc->kind));
-    gm_show_case(stdout, &doc->c);
+    export_show_case(stdout, &doc->c);
     int rc = cmd_show_result_of(b, o, doc, &r);
-    if (rc != CLI_EXIT_BACKEND && !gm_show_result(stdout, &doc->c, &r, o->max_rows, &err)) {
+    if (rc != CLI_EXIT_BACKEND && !export_show_result(stdout, &doc->c, &r, o->max_rows, &err)) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         rc = CLI_EXIT_BACKEND;
     }

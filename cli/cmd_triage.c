@@ -1,7 +1,7 @@
 /* gmfuzz triage DIR [--baseline FILE | --strict-baseline] [--json]
  *
  * Groups the failing inputs of a run folder (or any folder of reproducers)
- * by signature (triage/gm_rundir.h) and prints one row per signature: NEW
+ * by signature (repro/repro.h) and prints one row per signature: NEW
  * or known (with the baseline's decision), how many inputs, first and last
  * seen, the smallest reproducer and the signature; then each stale
  * reproducer (its recorded signature is not what its outputs give: new,
@@ -24,9 +24,8 @@
 
 #include "campaign.h"
 #include "cli_options.h"
-#include "gm_baseline.h"
-#include "gm_rundir.h"
-#include "gm_rundir_json.h"
+#include "triage.h"
+#include "repro.h"
 
 enum { CMD_TRIAGE_EXIT_UNREADABLE = 3 };
 
@@ -100,12 +99,12 @@ static bool cmd_triage_parse(int argc, char **argv, cmd_triage_args *a) {
 
 /* The baseline to judge against, and its path (NULL: --strict-baseline);
  * CLI_EXIT_OK or the exit code. */
-static int cmd_triage_baseline(const cmd_triage_args *a, gm_baseline **b, char *path,
+static int cmd_triage_baseline(const cmd_triage_args *a, triage_baseline **b, char *path,
                                size_t size) {
     gm_error err = {0};
     path[0] = '\0';
     if (a->strict) {
-        return gm_baseline_empty(b, &err) ? CLI_EXIT_OK : CMD_TRIAGE_EXIT_UNREADABLE;
+        return triage_baseline_empty(b, &err) ? CLI_EXIT_OK : CMD_TRIAGE_EXIT_UNREADABLE;
     }
     if (a->baseline != NULL) {
         snprintf(path, size, "%s", a->baseline);
@@ -115,7 +114,7 @@ static int cmd_triage_baseline(const cmd_triage_args *a, gm_baseline **b, char *
                         "--strict-baseline\n", a->dir);
         return CLI_EXIT_USAGE;
     }
-    if (!gm_baseline_load(path, b, &err)) {
+    if (!triage_baseline_load(path, b, &err)) {
         fprintf(stderr, "gmfuzz triage: %s\n", err.msg);
         return CMD_TRIAGE_EXIT_UNREADABLE;
     }
@@ -125,14 +124,14 @@ static int cmd_triage_baseline(const cmd_triage_args *a, gm_baseline **b, char *
 /* ---- the table ----------------------------------------------------------- */
 
 /* "NEW", or "known(<decision>)". */
-static const char *cmd_triage_status(const gm_rundir_signature *s, char *buf, size_t size) {
+static const char *cmd_triage_status(const repro_rundir_signature *s, char *buf, size_t size) {
     if (s->stale != NULL) {
         return "NEW(stale)";
     }
     if (!s->baseline.known) {
         return "NEW";
     }
-    snprintf(buf, size, "known(%s)", gm_decision_name(s->baseline.decision));
+    snprintf(buf, size, "known(%s)", triage_decision_name(s->baseline.decision));
     return buf;
 }
 
@@ -142,7 +141,7 @@ static const char *cmd_triage_status(const gm_rundir_signature *s, char *buf, si
 
 /* "<path> (bs N)" of the smallest reproducer, the path relative to the
  * folder (the header line names it). */
-static void cmd_triage_smallest(const gm_rundir *r, const gm_rundir_signature *s, char *buf,
+static void cmd_triage_smallest(const repro_rundir *r, const repro_rundir_signature *s, char *buf,
                                 size_t size) {
     const char *path = s->smallest;
     size_t n = strlen(r->path);
@@ -152,7 +151,7 @@ static void cmd_triage_smallest(const gm_rundir *r, const gm_rundir_signature *s
     snprintf(buf, size, "%s (bs %lld)", path, (long long)s->smallest_bs);
 }
 
-static int cmd_triage_smallest_width(const gm_rundir *r) {
+static int cmd_triage_smallest_width(const repro_rundir *r) {
     int width = (int)strlen("SMALLEST REPRODUCER");
     char cell[4200];
     for (size_t i = 0; i < r->n_sigs; i++) {
@@ -164,13 +163,13 @@ static int cmd_triage_smallest_width(const gm_rundir *r) {
 
 static const char *cmd_triage_time(const char *t) { return t[0] != '\0' ? t : "-"; }
 
-static void cmd_triage_table(const gm_rundir *r) {
+static void cmd_triage_table(const repro_rundir *r) {
     int width = cmd_triage_smallest_width(r);
     char status[32], cell[4200];
     printf("%-16s %6s  %-20s  %-20s  %-*s  %s\n", "STATUS", "COUNT", "FIRST SEEN", "LAST SEEN",
            width, "SMALLEST REPRODUCER", "SIGNATURE");
     for (size_t i = 0; i < r->n_sigs; i++) {
-        const gm_rundir_signature *s = &r->sigs[i];
+        const repro_rundir_signature *s = &r->sigs[i];
         cmd_triage_smallest(r, s, cell, sizeof cell);
         printf("%-16s %6zu  %-20s  %-20s  %-*s  %s\n", cmd_triage_status(s, status, sizeof status),
                s->count, cmd_triage_time(s->first_seen), cmd_triage_time(s->last_seen), width, cell,
@@ -180,12 +179,12 @@ static void cmd_triage_table(const gm_rundir *r) {
 
 /* The buckets first (one root cause each, new first): what a person reads
  * to tell one bug from many. */
-static void cmd_triage_buckets(const gm_rundir *r) {
+static void cmd_triage_buckets(const repro_rundir *r) {
     char cell[4200];
     printf("%-16s %6s %6s  %s  |  %s\n", "BUCKET STATUS", "SIGS", "INPUTS", "BUCKET",
            "SMALLEST REPRODUCER");
     for (size_t b = 0; b < r->n_buckets; b++) {
-        const gm_rundir_bucket *k = &r->buckets[b];
+        const repro_rundir_bucket *k = &r->buckets[b];
         char status[32];
         cmd_triage_smallest(r, &r->sigs[k->smallest], cell, sizeof cell);
         printf("%-16s %6zu %6zu  %s  |  %s\n",
@@ -193,11 +192,11 @@ static void cmd_triage_buckets(const gm_rundir *r) {
                k->n_sigs, k->inputs, k->key, cell);
     }
     printf("%zu bucket%s, %zu new\n\n", r->n_buckets, r->n_buckets == 1 ? "" : "s",
-           gm_rundir_new_buckets(r));
+           repro_rundir_new_buckets(r));
 }
 
 /* Each stale reproducer and what its outputs really give. */
-static void cmd_triage_stale(const gm_rundir *r) {
+static void cmd_triage_stale(const repro_rundir *r) {
     for (size_t i = 0; i < r->n_sigs; i++) {
         if (r->sigs[i].stale != NULL) {
             printf("stale reproducer %s: %s\n", r->sigs[i].smallest, r->sigs[i].stale);
@@ -205,13 +204,13 @@ static void cmd_triage_stale(const gm_rundir *r) {
     }
 }
 
-static void cmd_triage_totals(const gm_rundir *r) {
+static void cmd_triage_totals(const repro_rundir *r) {
     char stale[48] = "";
-    if (gm_rundir_stale(r) > 0) {
-        snprintf(stale, sizeof stale, " (%zu stale)", gm_rundir_stale(r));
+    if (repro_rundir_stale(r) > 0) {
+        snprintf(stale, sizeof stale, " (%zu stale)", repro_rundir_stale(r));
     }
     printf("%zu signature%s, %zu new%s, %zu input%s (%zu unreadable)\n", r->n_sigs,
-           r->n_sigs == 1 ? "" : "s", gm_rundir_new(r), stale, r->inputs,
+           r->n_sigs == 1 ? "" : "s", repro_rundir_new(r), stale, r->inputs,
            r->inputs == 1 ? "" : "s", r->unreadable);
     if (r->unreadable > 0) {
         fprintf(stderr, "gmfuzz triage: %zu file%s not read as reproducers; the last: %s\n",
@@ -219,7 +218,7 @@ static void cmd_triage_totals(const gm_rundir *r) {
     }
 }
 
-static void cmd_triage_print(const gm_rundir *r, const char *baseline) {
+static void cmd_triage_print(const repro_rundir *r, const char *baseline) {
     printf("%s: %s, baseline %s\n", r->path,
            r->is_campaign ? "run folder" : "folder of reproducers", baseline != NULL ? baseline : "none (--strict-baseline)");
     cmd_triage_buckets(r);
@@ -228,8 +227,8 @@ static void cmd_triage_print(const gm_rundir *r, const char *baseline) {
     cmd_triage_totals(r);
 }
 
-static bool cmd_triage_print_json(const gm_rundir *r, const char *baseline) {
-    cJSON *doc = gm_rundir_json(r, baseline);
+static bool cmd_triage_print_json(const repro_rundir *r, const char *baseline) {
+    cJSON *doc = repro_rundir_json(r, baseline);
     char *text = doc != NULL ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (text == NULL) {
@@ -242,18 +241,18 @@ static bool cmd_triage_print_json(const gm_rundir *r, const char *baseline) {
 }
 
 static int cmd_triage_run(const cmd_triage_args *a) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     char path[4096];
     int rc = cmd_triage_baseline(a, &b, path, sizeof path);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
     const char *baseline = a->strict ? NULL : path;
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
-    if (!gm_rundir_load(a->dir, b, &r, &err)) {
+    if (!repro_rundir_load(a->dir, b, &r, &err)) {
         fprintf(stderr, "gmfuzz triage: %s\n", err.msg);
-        gm_baseline_free(b);
+        triage_baseline_free(b);
         return CMD_TRIAGE_EXIT_UNREADABLE;
     }
     if (a->json) {
@@ -266,11 +265,11 @@ static int cmd_triage_run(const cmd_triage_args *a) {
         fprintf(stderr, "gmfuzz triage: %s: none of its %zu file%s could be read\n", a->dir,
                 r.unreadable, r.unreadable == 1 ? "" : "s");
         rc = CMD_TRIAGE_EXIT_UNREADABLE;
-    } else if (rc == CLI_EXIT_OK && gm_rundir_new(&r) > 0) {
+    } else if (rc == CLI_EXIT_OK && repro_rundir_new(&r) > 0) {
         rc = CLI_EXIT_FINDING;
     }
-    gm_rundir_free(&r);
-    gm_baseline_free(b);
+    repro_rundir_free(&r);
+    triage_baseline_free(b);
     return rc;
 }
 

@@ -14,8 +14,8 @@
 enum { SEG_LINE, SEG_COL, SEG_COUNT, SEG_HAS_COUNT, SEG_ENTRY, SEG_GAP };
 enum { BR_LINE, BR_COL, BR_END_LINE, BR_END_COL, BR_TRUE, BR_FALSE, BR_FILE };
 
-static const char *const coverage_export_oracle[] = {"core/gm_oracle.c", "triage/gm_classify.c",
-                                                     "triage/gm_predict.c"};
+static const char *const coverage_export_oracle[] = {"core/gm_oracle.c", "triage/triage_classify.c",
+                                                     "triage/triage_predict.c"};
 
 const char *coverage_export_group(const char *rel) {
     if (strcmp(rel, "kernel/fused_program.h") == 0) {

@@ -3,7 +3,7 @@
  *   semantics  kernel/fused_program.h (the fused kernel's semantics)
  *   reference  reference/ (the legacy ATen sequence)
  *   oracle     what judges a run: core/gm_oracle.c (the verdict),
- *              triage/gm_classify.c (the classes), triage/gm_predict.c
+ *              triage/triage_classify.c (the classes), triage/triage_predict.c
  *              (the predicted values a class must match)
  *
  * For each: llvm-cov's line, branch, function and region counts (the same

@@ -10,7 +10,7 @@
 #include "campaign.h"
 #include "coverage_proc.h"
 #include "gm_paths.h"
-#include "gm_rundir_campaign.h"
+#include "repro.h"
 
 #define COVERAGE_RUN_MAX_FOLDERS 256
 
@@ -110,10 +110,10 @@ static bool coverage_run_clear(const char *profiles, gm_error *err) {
 /* The harness's settings: the campaign's baseline and compare level. */
 static void coverage_run_env(const coverage_run *r, char env[3][PATH_MAX + 32]) {
     char path[PATH_MAX], baseline[PATH_MAX];
-    gm_rundir_campaign c = {0};
+    repro_rundir_campaign c = {0};
     gm_error ignored = {0};
     snprintf(path, sizeof path, "%s/campaign.json", r->dir);
-    bool have = gm_rundir_campaign_read(path, &c, &ignored);
+    bool have = repro_rundir_campaign_read(path, &c, &ignored);
     snprintf(env[0], sizeof env[0], "GMFUZZ_COMPARE=%s",
              have && strcmp(c.compare, "strict") == 0 ? "strict" : "live");
     bool found = campaign_record_baseline_for(r->dir, baseline, sizeof baseline);
@@ -121,7 +121,7 @@ static void coverage_run_env(const coverage_run *r, char env[3][PATH_MAX + 32]) 
     snprintf(env[1], sizeof env[1], "GMFUZZ_STRICT_BASELINE=%d",
              (have && c.strict_baseline) || !found);
     snprintf(env[2], sizeof env[2], "GMFUZZ_BASELINE=%s", found ? baseline : "");
-    gm_rundir_campaign_free(&c);
+    repro_rundir_campaign_free(&c);
 }
 
 static bool coverage_run_inputs(coverage_run *r, coverage_run_folders *f, const char *profiles,

@@ -49,7 +49,7 @@ static void coverage_runner_json(coverage_runner *r, const char *path) {
         fprintf(stderr, "gmfuzz-coverage-runner: %s\n", err.msg);
         r->unreadable++;
     } else {
-        gm_finding f = {0};
+        triage_finding f = {0};
         r->by_result[fuzz_check_case(&r->harness.check, &doc.c, &f)]++;
         r->json++;
     }
@@ -68,7 +68,7 @@ static void coverage_runner_file(coverage_runner *r, const char *path) {
     if (coverage_runner_is_json(data, size)) {
         coverage_runner_json(r, path);
     } else {
-        gm_finding f = {0};
+        triage_finding f = {0};
         r->by_result[fuzz_harness_run(&r->harness, data, size, &f)]++;
         r->raw++;
     }

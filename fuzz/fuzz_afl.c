@@ -41,7 +41,7 @@ static uint8_t *fuzz_afl_slurp(FILE *f, size_t *size) {
  * crash). Replaying: prints the verdict; returns 1 for a failure. */
 static int fuzz_afl_one(fuzz_harness *h, const char *label, const uint8_t *data, size_t size,
                         bool fuzzing) {
-    gm_finding f = {0};
+    triage_finding f = {0};
     fuzz_check_result r = fuzz_harness_run(h, data, size, &f);
     bool failed = r == FUZZ_CHECK_FAILURE || r == FUZZ_CHECK_UNSAVED || r == FUZZ_CHECK_BROKEN;
     if (failed) {

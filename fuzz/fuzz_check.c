@@ -15,7 +15,7 @@
 
 #include "gm_hash.h"
 #include "gm_paths.h"
-#include "gm_repro.h"
+#include "repro.h"
 #include "gm_run.h"
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
@@ -24,22 +24,22 @@ static uint64_t fuzz_check_hash(const char *s) { return gm_hash_fnv1a_string(s);
 
 /* <dir>/failure-<hash of the signature>-<pid>-<execs>.json: one file per
  * signature and moment, and parallel jobs (pids) never collide. */
-static void fuzz_check_failure_path(const fuzz_check_config *cfg, const gm_finding *f, char *buf,
+static void fuzz_check_failure_path(const fuzz_check_config *cfg, const triage_finding *f, char *buf,
                                     size_t size) {
     snprintf(buf, size, "%s/failure-%016" PRIx64 "-%ld-%" PRIu64 ".json", cfg->failure_dir,
              fuzz_check_hash(f->signature), (long)getpid(), cfg->execs);
 }
 
-/* Writes the unminimized reproducer (gm_repro_write: temporary file,
+/* Writes the unminimized reproducer (repro_write: temporary file,
  * fsync, rename, fsync of the folder, so it is on disk once this says so).
  * A write that fails is tried again a few times, a moment apart (another
  * job's temporary file may be holding the last free blocks); false when
  * it never succeeded, said on stderr. */
 static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
-                            const gm_run_result *r, const gm_finding *f) {
+                            const gm_run_result *r, const triage_finding *f) {
     char path[4200];
     gm_error err = {0};
-    gm_repro_origin origin = {
+    repro_origin origin = {
         .found_by = cfg->engine != NULL ? cfg->engine : "fuzz",
         .execs = cfg->execs,
         .target = gm_backend_identity(cfg->backend),
@@ -53,7 +53,7 @@ static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
         }
         memset(&err, 0, sizeof err);
         if (gm_paths_make_dirs(cfg->failure_dir, &err) &&
-            gm_repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
+            repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
             return true;
         }
     }
@@ -62,20 +62,20 @@ static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
     return false;
 }
 
-static fuzz_check_result fuzz_check_decide(const fuzz_check_config *cfg, const gm_finding *f) {
+static fuzz_check_result fuzz_check_decide(const fuzz_check_config *cfg, const triage_finding *f) {
     if (f->status == GM_STATUS_MATCH) {
         return FUZZ_CHECK_MATCH;
     }
-    if (!cfg->strict_baseline && gm_baseline_is_known(cfg->baseline, f)) {
+    if (!cfg->strict_baseline && triage_baseline_is_known(cfg->baseline, f)) {
         return FUZZ_CHECK_KNOWN;
     }
     return FUZZ_CHECK_FAILURE;
 }
 
 fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
-                                  gm_finding *finding) {
-    gm_finding local;
-    gm_finding *f = finding != NULL ? finding : &local;
+                                  triage_finding *finding) {
+    triage_finding local;
+    triage_finding *f = finding != NULL ? finding : &local;
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
@@ -91,8 +91,8 @@ fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c
 }
 
 fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
-                                    const gm_run_result *r, gm_finding *f) {
-    gm_classify(c, r, f);
+                                    const gm_run_result *r, triage_finding *f) {
+    triage_classify(c, r, f);
     fuzz_check_result result = fuzz_check_decide(cfg, f);
     if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL &&
         !fuzz_check_save(cfg, c, r, f)) {

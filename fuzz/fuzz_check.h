@@ -5,7 +5,7 @@
  * the harness then aborts.
  *
  * A failure is a finding whose signature the baseline does not know
- * (triage/gm_baseline.h), or, with strict_baseline, any non-match.
+ * (triage/triage.h), or, with strict_baseline, any non-match.
  *
  * A failure that could not be written (disk full, I/O error), after
  * FUZZ_CHECK_SAVE_TRIES tries, is FUZZ_CHECK_UNSAVED: the harness then
@@ -19,9 +19,8 @@
 #include <stdint.h>
 
 #include "gm_backend.h"
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_case.h"
-#include "gm_classify.h"
 #include "gm_oracle.h"
 #include "gm_run.h"
 
@@ -34,7 +33,7 @@ typedef struct {
     gm_backend *backend;
     gm_legacy *legacy;        /* three-way runs (gm_run_case3); NULL: none */
     gm_compare level;
-    const gm_baseline *baseline;
+    const triage_baseline *baseline;
     bool strict_baseline;
     const char *failure_dir;  /* where failing cases are saved; NULL: not saved */
     const char *engine;       /* "libfuzzer", "afl++": recorded in found.by */
@@ -51,10 +50,10 @@ typedef enum {
 } fuzz_check_result;
 
 fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
-                                  gm_finding *finding);
+                                  triage_finding *finding);
 
 /* The same for a run already done (gm_run_finish): classify, decide, save. */
 fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
-                                    const gm_run_result *r, gm_finding *f);
+                                    const gm_run_result *r, triage_finding *f);
 
 #endif

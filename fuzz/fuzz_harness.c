@@ -74,12 +74,12 @@ static const char *fuzz_harness_default_baseline(char *buf, size_t size) {
 
 static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
     if (h->check.strict_baseline) {
-        return gm_baseline_empty(&h->baseline, err);
+        return triage_baseline_empty(&h->baseline, err);
     }
     char beside[4096];
     const char *path =
         fuzz_harness_env("GMFUZZ_BASELINE", fuzz_harness_default_baseline(beside, sizeof beside));
-    if (!gm_baseline_load(path, &h->baseline, err)) {
+    if (!triage_baseline_load(path, &h->baseline, err)) {
         gm_error_prefix(err, "GMFUZZ_BASELINE");
         return false;
     }
@@ -176,18 +176,18 @@ void fuzz_harness_close(fuzz_harness *h) {
         gm_backend_close(h->backend);
     }
     if (h->baseline != NULL) {
-        gm_baseline_free(h->baseline);
+        triage_baseline_free(h->baseline);
     }
     memset(h, 0, sizeof *h);
 }
 
-static uint64_t fuzz_harness_hash(const gm_finding *f) {
+static uint64_t fuzz_harness_hash(const triage_finding *f) {
     return gm_hash_fnv1a_string(f->signature);
 }
 
 /* Keep-going mode: whether signature f was saved before. Past
  * FUZZ_HARNESS_SEEN_MAX signatures, every one counts as new. */
-static bool fuzz_harness_seen(const fuzz_harness *h, const gm_finding *f) {
+static bool fuzz_harness_seen(const fuzz_harness *h, const triage_finding *f) {
     uint64_t hash = fuzz_harness_hash(f);
     for (size_t k = 0; k < h->n_seen; k++) {
         if (h->seen[k] == hash) {
@@ -199,7 +199,7 @@ static bool fuzz_harness_seen(const fuzz_harness *h, const gm_finding *f) {
 
 /* Marks f as saved: only once it is on disk, so a save that failed is
  * tried again the next time the signature shows up. */
-static void fuzz_harness_mark_seen(fuzz_harness *h, const gm_finding *f) {
+static void fuzz_harness_mark_seen(fuzz_harness *h, const triage_finding *f) {
     if (h->n_seen < FUZZ_HARNESS_SEEN_MAX) {
         h->seen[h->n_seen++] = fuzz_harness_hash(f);
     }
@@ -208,7 +208,7 @@ static void fuzz_harness_mark_seen(fuzz_harness *h, const gm_finding *f) {
 /* Keep-going: check without saving, and run a new signature's case once
  * more with saving on. */
 static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case *c,
-                                                 gm_finding *f) {
+                                                 triage_finding *f) {
     fuzz_check_config quiet = h->check;
     quiet.failure_dir = NULL;
     fuzz_check_result r = fuzz_check_case(&quiet, c, f);
@@ -224,10 +224,10 @@ static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case 
 }
 
 fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
-                                   gm_finding *finding) {
+                                   triage_finding *finding) {
     gm_case c;
-    gm_finding local;
-    gm_finding *f = finding != NULL ? finding : &local;
+    triage_finding local;
+    triage_finding *f = finding != NULL ? finding : &local;
     gm_error err = {0};
     if (!fuzz_decode(data, size, &c, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
@@ -241,7 +241,7 @@ fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t 
     return r;
 }
 
-void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_finding *f) {
+void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const triage_finding *f) {
     if (r == FUZZ_CHECK_FAILURE && h->keep_going) {
         return; /* a new signature was saved and said so; repeats are silent */
     }
@@ -274,7 +274,7 @@ void fuzz_harness_abort(fuzz_check_result r) {
 /* One case of a batch whose fused side is done: judge, and in keep-going
  * mode save a signature only the first time. */
 static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, gm_run_result *r,
-                                            gm_finding *f) {
+                                            triage_finding *f) {
     gm_error err = {0};
     h->check.execs++;
     if (!gm_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
@@ -311,7 +311,7 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
         gm_run_result_init(&runs[k]);
         runs[k].fused = outs[k]; /* moved */
         gm_outputs_init(&outs[k]);
-        gm_finding f;
+        triage_finding f;
         fuzz_check_result r = fuzz_harness_judge(h, cases[k], &runs[k], &f);
         *failures += r == FUZZ_CHECK_FAILURE;
         worst = r > worst ? r : worst;

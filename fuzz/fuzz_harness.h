@@ -44,7 +44,7 @@
 typedef struct {
     gm_backend *backend;
     gm_legacy *legacy;
-    gm_baseline *baseline;
+    triage_baseline *baseline;
     fuzz_check_config check;
     unsigned case_mutation_percent;
     bool keep_going;
@@ -62,7 +62,7 @@ void fuzz_harness_close(fuzz_harness *h);
  * classification. A failure is saved before this returns. Decoding fails
  * only when memory runs out: FUZZ_CHECK_BROKEN. */
 fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
-                                   gm_finding *finding);
+                                   triage_finding *finding);
 
 /* Runs n cases as one batch on the target (gm_backend_run_batch: one round
  * trip for external targets), then judges each as fuzz_harness_run does;
@@ -72,7 +72,7 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
                                          size_t *failures);
 
 /* One line on stderr for a failure or a broken run (the target aborts next). */
-void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const gm_finding *f);
+void fuzz_harness_report(const fuzz_harness *h, fuzz_check_result r, const triage_finding *f);
 
 /* Whether the target must abort after result r: a broken run and an
  * unsaved failure always, a failure unless GMFUZZ_KEEP_GOING. */

@@ -102,7 +102,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    gm_finding finding = {0};
+    triage_finding finding = {0};
     fuzz_check_result r = fuzz_harness_run(&fuzz_libfuzzer_harness, data, size, &finding);
     if (r == FUZZ_CHECK_FAILURE || r == FUZZ_CHECK_UNSAVED || r == FUZZ_CHECK_BROKEN) {
         fuzz_harness_report(&fuzz_libfuzzer_harness, r, &finding);

@@ -12,7 +12,7 @@
  * The efficacy test (ctest label `efficacy`, bench/detect_faults.sh
  * --buckets) builds the libFuzzer target once per fault and checks that a
  * campaign of a fixed exec budget finds it as 1 to 3 NEW buckets
- * (triage/gm_bucket.h: root causes, not signatures) that corpus/known.json
+ * (triage/triage_bucket.h: root causes, not signatures) that corpus/known.json
  * does not know and that the correct kernel does not show.
  *
  * Each entry is X(name, "what the bug does", "the SPEC behaviour it
@@ -23,7 +23,7 @@
  * The last four write a wrong value only where an accepted class's cause
  * is present (issue 10): a classifier that attributes a class by its cause
  * alone cannot see them; one that checks both values against the class's
- * predicted ones (triage/gm_predict.c) must.
+ * predicted ones (triage/triage_predict.c) must.
  *
  * Deliberately absent: truncating swa_out_cache_loc to int32. The legacy
  * path truncates too (SPEC section 4, swa_int32_truncation), so that bug

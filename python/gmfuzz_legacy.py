@@ -1,7 +1,7 @@
 # ---- gmfuzz's legacy rebuild (python/gmfuzz_legacy.py) ------------------------------------
 # The legacy ATen op sequence of the TRTLLM-MHA metadata rebuild (gmfuzz SPEC section 2), as
 # one function over tensors already made. It is the `--reference python:` worker's default
-# module (docs/TARGETS.md, "The legacy call"), and triage/CMakeLists.txt embeds this very text
+# module (docs/TARGETS.md, "The legacy call"), and export/CMakeLists.txt embeds this very text
 # into every exported pytest file, so it imports nothing at module level: torch is imported
 # inside the function (a file holding this text still loads where torch is missing).
 

@@ -47,7 +47,7 @@ static void report_build_html(const report_view *v, const char *out_dir, report_
     report_html_build(v, t);
 }
 
-bool report_write_all(const gm_rundir *r, const char *out_dir, gm_error *err) {
+bool report_write_all(const repro_rundir *r, const char *out_dir, gm_error *err) {
     if (!gm_paths_make_dirs(out_dir, err)) {
         return false;
     }

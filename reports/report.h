@@ -10,10 +10,10 @@
 #include <stdbool.h>
 
 #include "gm_error.h"
-#include "gm_rundir.h"
+#include "repro.h"
 
 /* Writes the four documents of `r` into folder `out_dir` (each atomically);
  * the error names the file that could not be written. */
-bool report_write_all(const gm_rundir *r, const char *out_dir, gm_error *err);
+bool report_write_all(const repro_rundir *r, const char *out_dir, gm_error *err);
 
 #endif

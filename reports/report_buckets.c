@@ -9,7 +9,7 @@
 
 /* "NEW", or the decision of a known bucket (its baseline entry, else the
  * one of its signatures). */
-static const char *report_buckets_status(const gm_rundir *r, const gm_rundir_bucket *b) {
+static const char *report_buckets_status(const repro_rundir *r, const repro_rundir_bucket *b) {
     if (b->fresh) {
         return "NEW";
     }
@@ -19,13 +19,13 @@ static const char *report_buckets_status(const gm_rundir *r, const gm_rundir_buc
     return report_format_decision(&r->sigs[b->sigs[0]].baseline);
 }
 
-static size_t report_buckets_rows(const gm_rundir *r) {
+static size_t report_buckets_rows(const repro_rundir *r) {
     return r->n_buckets < REPORT_BUCKETS_MAX_ROWS ? r->n_buckets : REPORT_BUCKETS_MAX_ROWS;
 }
 
 /* ---- markdown ----------------------------------------------------------- */
 
-static void report_buckets_md_sigs(const gm_rundir *r, const gm_rundir_bucket *b,
+static void report_buckets_md_sigs(const repro_rundir *r, const repro_rundir_bucket *b,
                                    report_text *out) {
     size_t shown = b->n_sigs < REPORT_BUCKETS_SIGS_SHOWN ? b->n_sigs : REPORT_BUCKETS_SIGS_SHOWN;
     for (size_t j = 0; j < shown; j++) {
@@ -37,7 +37,7 @@ static void report_buckets_md_sigs(const gm_rundir *r, const gm_rundir_bucket *b
     }
 }
 
-static void report_buckets_md_repro(const report_view *v, const gm_rundir_bucket *b,
+static void report_buckets_md_repro(const report_view *v, const repro_rundir_bucket *b,
                                     report_text *out) {
     const char *link = report_view_link_of(v, b->smallest);
     report_link_md(out, link, NULL);
@@ -47,16 +47,16 @@ static void report_buckets_md_repro(const report_view *v, const gm_rundir_bucket
 }
 
 void report_buckets_md(const report_view *v, report_text *out) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     if (r->n_buckets == 0) {
         return;
     }
     report_text_printf(out, "\n## Buckets (%zu, %zu new): one root cause each\n\n"
                             "| bucket | status | signatures | inputs | smallest reproducer |\n"
                             "| --- | --- | --- | ---: | --- |\n",
-                       r->n_buckets, gm_rundir_new_buckets(r));
+                       r->n_buckets, repro_rundir_new_buckets(r));
     for (size_t b = 0; b < report_buckets_rows(r); b++) {
-        const gm_rundir_bucket *k = &r->buckets[b];
+        const repro_rundir_bucket *k = &r->buckets[b];
         report_text_put(out, "| ");
         report_escape_md_code(out, k->key);
         report_text_printf(out, " | %s | %zu: ", report_buckets_status(r, k), k->n_sigs);
@@ -73,7 +73,7 @@ void report_buckets_md(const report_view *v, report_text *out) {
 
 /* ---- html ---------------------------------------------------------------- */
 
-static void report_buckets_html_sigs(const gm_rundir *r, const gm_rundir_bucket *b,
+static void report_buckets_html_sigs(const repro_rundir *r, const repro_rundir_bucket *b,
                                      report_text *out) {
     size_t shown = b->n_sigs < REPORT_BUCKETS_SIGS_SHOWN ? b->n_sigs : REPORT_BUCKETS_SIGS_SHOWN;
     for (size_t j = 0; j < shown; j++) {
@@ -86,7 +86,7 @@ static void report_buckets_html_sigs(const gm_rundir *r, const gm_rundir_bucket 
     }
 }
 
-static void report_buckets_html_repro(const report_view *v, const gm_rundir_bucket *b,
+static void report_buckets_html_repro(const report_view *v, const repro_rundir_bucket *b,
                                       report_text *out) {
     const char *link = report_view_link_of(v, b->smallest);
     report_link_html(out, link, NULL, "._-");
@@ -97,7 +97,7 @@ static void report_buckets_html_repro(const report_view *v, const gm_rundir_buck
 }
 
 void report_buckets_html(const report_view *v, report_text *out) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     if (r->n_buckets == 0) {
         return;
     }
@@ -105,9 +105,9 @@ void report_buckets_html(const report_view *v, report_text *out) {
                             "<table id=\"bucket-table\">\n<thead><tr><th>status</th><th>bucket</th>"
                             "<th>signatures</th><th>inputs</th><th>smallest reproducer</th></tr>"
                             "</thead>\n<tbody>\n",
-                       r->n_buckets, gm_rundir_new_buckets(r));
+                       r->n_buckets, repro_rundir_new_buckets(r));
     for (size_t b = 0; b < report_buckets_rows(r); b++) {
-        const gm_rundir_bucket *k = &r->buckets[b];
+        const repro_rundir_bucket *k = &r->buckets[b];
         const char *status = report_buckets_status(r, k);
         report_text_printf(out, "<tr class=\"%s\"><td><span class=\"badge b-%s\">%s</span></td>"
                                 "<td><code>",

@@ -1,5 +1,5 @@
 /* report_buckets: the first table of report.md and report.html, one row per
- * bucket (a root cause, gm_bucket.h), the new ones first: its status, the
+ * bucket (a root cause, triage_bucket.h), the new ones first: its status, the
  * signatures in it (the finer key), its failing inputs and its smallest
  * reproducer. One bug is one row, however many signatures it shows as. */
 #ifndef REPORT_BUCKETS_H

@@ -29,7 +29,7 @@ typedef enum {
     REPORT_CHART_FAILURES,
 } report_chart_counter;
 
-static double report_chart_value(const gm_rundir_sample *s, report_chart_counter c) {
+static double report_chart_value(const repro_rundir_sample *s, report_chart_counter c) {
     switch (c) {
     case REPORT_CHART_RATE: return (double)s->exec_per_sec;
     case REPORT_CHART_COVERAGE: return (double)s->coverage;
@@ -41,7 +41,7 @@ static double report_chart_value(const gm_rundir_sample *s, report_chart_counter
 
 /* Arrays for one series from the samples: x (shared, owned by the caller)
  * and y (new). NULL when memory runs out. */
-static double *report_chart_column(const gm_rundir *r, report_chart_counter c) {
+static double *report_chart_column(const repro_rundir *r, report_chart_counter c) {
     double *y = malloc((r->n_samples + 1) * sizeof *y);
     for (size_t i = 0; y != NULL && i < r->n_samples; i++) {
         y[i] = report_chart_value(&r->samples[i], c);
@@ -49,7 +49,7 @@ static double *report_chart_column(const gm_rundir *r, report_chart_counter c) {
     return y;
 }
 
-static double *report_chart_times(const gm_rundir *r) {
+static double *report_chart_times(const repro_rundir *r) {
     double *x = malloc((r->n_samples + 1) * sizeof *x);
     for (size_t i = 0; x != NULL && i < r->n_samples; i++) {
         x[i] = r->samples[i].t > 0.0 ? r->samples[i].t : 0.0;
@@ -65,7 +65,7 @@ typedef struct {
 } report_chart_line;
 
 /* A chart of up to three counters of the samples. */
-static void report_chart_samples(report_text *out, const gm_rundir *r, const char *title,
+static void report_chart_samples(report_text *out, const repro_rundir *r, const char *title,
                                  const report_chart_line *lines, size_t n) {
     report_svg_frame f = report_chart_frame(title);
     if (r->n_samples == 0) {
@@ -92,13 +92,13 @@ static void report_chart_samples(report_text *out, const gm_rundir *r, const cha
     free(x);
 }
 
-void report_chart_rate(report_text *out, const gm_rundir *r) {
+void report_chart_rate(report_text *out, const repro_rundir *r) {
     const report_chart_line lines[] = {
         {"exec/s", REPORT_CHART_BLUE, REPORT_CHART_RATE, false}};
     report_chart_samples(out, r, "Executions per second", lines, 1);
 }
 
-void report_chart_coverage(report_text *out, const gm_rundir *r) {
+void report_chart_coverage(report_text *out, const repro_rundir *r) {
     const report_chart_line lines[] = {
         {"coverage", REPORT_CHART_GREEN, REPORT_CHART_COVERAGE, false},
         {"corpus units", REPORT_CHART_PURPLE, REPORT_CHART_CORPUS, false}};
@@ -112,7 +112,7 @@ static int report_chart_cmp_double(const void *a, const void *b) {
 
 /* Without samples: the signatures' first-seen times, from the campaign's
  * start (or the first of them), as a count that steps up. */
-static void report_chart_first_seen(report_text *out, const gm_rundir *r, report_svg_frame *f) {
+static void report_chart_first_seen(report_text *out, const repro_rundir *r, report_svg_frame *f) {
     double *x = malloc((r->n_sigs + 1) * sizeof *x), *y = malloc((r->n_sigs + 1) * sizeof *y);
     size_t n = 0;
     for (size_t i = 0; x != NULL && i < r->n_sigs; i++) {
@@ -140,7 +140,7 @@ static void report_chart_first_seen(report_text *out, const gm_rundir *r, report
     free(y);
 }
 
-void report_chart_signatures(report_text *out, const gm_rundir *r) {
+void report_chart_signatures(report_text *out, const repro_rundir *r) {
     if (r->n_samples == 0) {
         report_svg_frame f = report_chart_frame("Signatures over time");
         report_chart_first_seen(out, r, &f);
@@ -154,13 +154,13 @@ void report_chart_signatures(report_text *out, const gm_rundir *r) {
     report_chart_samples(out, r, "Signatures and failing inputs over time", lines, 2);
 }
 
-void report_chart_classes(report_text *out, const gm_rundir *r) {
-    report_svg_bar bars[GM_CLASS_COUNT];
+void report_chart_classes(report_text *out, const repro_rundir *r) {
+    report_svg_bar bars[TRIAGE_CLASS_COUNT];
     size_t n = 0;
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+    for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         if (r->class_inputs[k] > 0) {
-            bars[n++] = (report_svg_bar){gm_class_name((gm_class)k), (double)r->class_inputs[k],
-                                         k == GM_CLASS_UNCLASSIFIED ? REPORT_CHART_RED
+            bars[n++] = (report_svg_bar){triage_class_name((triage_class)k), (double)r->class_inputs[k],
+                                         k == TRIAGE_CLASS_UNCLASSIFIED ? REPORT_CHART_RED
                                                                     : REPORT_CHART_BLUE};
         }
     }

@@ -11,15 +11,15 @@
 #ifndef REPORT_CHART_H
 #define REPORT_CHART_H
 
-#include "gm_rundir.h"
+#include "repro.h"
 #include "report_text.h"
 
 #define REPORT_CHART_WIDTH 600
 #define REPORT_CHART_HEIGHT 230
 
-void report_chart_rate(report_text *out, const gm_rundir *r);
-void report_chart_coverage(report_text *out, const gm_rundir *r);
-void report_chart_signatures(report_text *out, const gm_rundir *r);
-void report_chart_classes(report_text *out, const gm_rundir *r);
+void report_chart_rate(report_text *out, const repro_rundir *r);
+void report_chart_coverage(report_text *out, const repro_rundir *r);
+void report_chart_signatures(report_text *out, const repro_rundir *r);
+void report_chart_classes(report_text *out, const repro_rundir *r);
 
 #endif

@@ -29,7 +29,7 @@ static const char *report_facts_exit_meaning(int code) {
     }
 }
 
-static void report_facts_setup(const gm_rundir_campaign *c, report_facts_sink *sink) {
+static void report_facts_setup(const repro_rundir_campaign *c, report_facts_sink *sink) {
     snprintf(report_facts_add(sink, "engine"), REPORT_FACT_VALUE_MAX,
              "%s, %d job%s, %s backend, %s comparison%s", c->engine, c->jobs,
              c->jobs == 1 ? "" : "s", c->backend, c->compare,
@@ -48,7 +48,7 @@ static void report_facts_setup(const gm_rundir_campaign *c, report_facts_sink *s
              c->ended_at, c->interrupted ? " (interrupted)" : "");
 }
 
-static void report_facts_work(const gm_rundir_campaign *c, report_facts_sink *sink) {
+static void report_facts_work(const repro_rundir_campaign *c, report_facts_sink *sink) {
     char execs[16], rate[16];
     report_format_count(c->execs, execs, sizeof execs);
     report_format_count(report_format_rate(c->execs, c->elapsed_s), rate, sizeof rate);
@@ -83,10 +83,10 @@ static void report_facts_work(const gm_rundir_campaign *c, report_facts_sink *si
 
 /* The campaign's totals; one that never finished (killed, or still
  * running) has none, so its last sample stands in for them. */
-static gm_rundir_campaign report_facts_campaign(const gm_rundir *r) {
-    gm_rundir_campaign c = r->campaign;
+static repro_rundir_campaign report_facts_campaign(const repro_rundir *r) {
+    repro_rundir_campaign c = r->campaign;
     if (c.exit_code == -1 && r->n_samples > 0) {
-        const gm_rundir_sample *last = &r->samples[r->n_samples - 1];
+        const repro_rundir_sample *last = &r->samples[r->n_samples - 1];
         c.elapsed_s = last->t;
         c.execs = last->execs;
         c.coverage = last->coverage;
@@ -96,13 +96,13 @@ static gm_rundir_campaign report_facts_campaign(const gm_rundir *r) {
 }
 
 size_t report_facts_list(const report_view *v, report_fact out[REPORT_FACTS_MAX]) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     report_facts_sink sink = {out, 0};
     snprintf(report_facts_add(&sink, "folder"), REPORT_FACT_VALUE_MAX, "%s%s",
              r->path != NULL ? r->path : "?",
              r->is_campaign ? "" : " (a folder of reproducers, not a campaign)");
     if (r->campaign.present) {
-        gm_rundir_campaign c = report_facts_campaign(r);
+        repro_rundir_campaign c = report_facts_campaign(r);
         report_facts_setup(&c, &sink);
         report_facts_work(&c, &sink);
     }
@@ -118,7 +118,7 @@ size_t report_facts_list(const report_view *v, report_fact out[REPORT_FACTS_MAX]
 }
 
 void report_facts_verdict(const report_view *v, char *out, size_t size) {
-    size_t buckets = gm_rundir_new_buckets(v->run);
+    size_t buckets = repro_rundir_new_buckets(v->run);
     if (v->n_new > 0 && buckets > 0) {
         snprintf(out, size, "%zu new signature%s in %zu new bucket%s", v->n_new,
                  v->n_new == 1 ? "" : "s", buckets, buckets == 1 ? "" : "s");
@@ -132,7 +132,7 @@ void report_facts_verdict(const report_view *v, char *out, size_t size) {
 }
 
 void report_facts_counts(const report_view *v, char *out, size_t size) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     size_t known = r->n_sigs - v->n_new;
     snprintf(out, size, "%zu signature%s in %zu failing input%s; %zu new, %zu known", r->n_sigs,
              r->n_sigs == 1 ? "" : "s", r->inputs, r->inputs == 1 ? "" : "s", v->n_new, known);

@@ -61,7 +61,7 @@ bool report_format_difference(const gm_difference *d, char *out, size_t size) {
     return true;
 }
 
-void report_format_finding(const gm_rundir_signature *s, char *out, size_t size) {
+void report_format_finding(const repro_rundir_signature *s, char *out, size_t size) {
     if (s->stale != NULL) { /* what it records is not what it shows: say so first */
         snprintf(out, size, "stale reproducer: %s", s->stale);
         return;
@@ -82,6 +82,6 @@ void report_format_finding(const gm_rundir_signature *s, char *out, size_t size)
     snprintf(out, size, "%s", what);
 }
 
-const char *report_format_decision(const gm_baseline_entry *e) {
-    return e->known ? gm_decision_name(e->decision) : "NEW";
+const char *report_format_decision(const triage_baseline_entry *e) {
+    return e->known ? triage_decision_name(e->decision) : "NEW";
 }

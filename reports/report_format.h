@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_oracle.h"
-#include "gm_rundir.h"
+#include "repro.h"
 
 /* 999 -> "999", 20512 -> "20.5k", 4810733 -> "4.81M". */
 void report_format_count(uint64_t v, char *out, size_t size);
@@ -26,9 +26,9 @@ bool report_format_difference(const gm_difference *d, char *out, size_t size);
 
 /* The first difference of a signature's reproducer, or what stood in for
  * one: "the legacy path raised: nothing to compare", ... */
-void report_format_finding(const gm_rundir_signature *s, char *out, size_t size);
+void report_format_finding(const repro_rundir_signature *s, char *out, size_t size);
 
 /* "NEW" for what the baseline does not know, else its decision. */
-const char *report_format_decision(const gm_baseline_entry *e);
+const char *report_format_decision(const triage_baseline_entry *e);
 
 #endif

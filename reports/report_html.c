@@ -103,7 +103,7 @@ static void report_html_header(const report_view *v, const char *verdict, report
     report_text_put(out, "</strong> &mdash; ");
     report_escape_xml(out, counts);
     report_text_put(out, "</div>\n");
-    const gm_rundir_campaign *c = &v->run->campaign;
+    const repro_rundir_campaign *c = &v->run->campaign;
     if (c->present && c->problem != NULL) {
         report_text_put(out, "<div class=\"problem\"><strong>Problem:</strong> ");
         report_escape_xml(out, c->problem);
@@ -115,7 +115,7 @@ static void report_html_header(const report_view *v, const char *verdict, report
 }
 
 static void report_html_charts(const report_view *v, report_text *out) {
-    void (*const charts[])(report_text *, const gm_rundir *) = {
+    void (*const charts[])(report_text *, const repro_rundir *) = {
         report_chart_rate, report_chart_coverage, report_chart_signatures, report_chart_classes};
     report_text_put(out, "<h2>Charts</h2>\n<div class=\"charts\">\n");
     for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
@@ -130,14 +130,14 @@ static void report_html_link(const report_view *v, size_t k, report_text *out) {
     const char *link = report_view_link(v, k);
     report_link_html(out, link, NULL, REPORT_HTML_FILE_BREAKS);
     if (link != NULL) {
-        const gm_rundir_signature *s = report_view_sig(v, k);
+        const repro_rundir_signature *s = report_view_sig(v, k);
         report_text_printf(out, "<div class=\"why\">bs %" PRId64 ", %lld bytes</div>",
                            s->smallest_bs, s->smallest_bytes);
     }
 }
 
 /* Decision badge, then the signature with the explanation under it. */
-static void report_html_sig_cells(const gm_rundir_signature *s, report_text *out) {
+static void report_html_sig_cells(const repro_rundir_signature *s, report_text *out) {
     const char *decision = report_format_decision(&s->baseline);
     report_text_printf(out, "<td><span class=\"badge b-%s\">%s</span></td><td><code>",
                        s->baseline.known ? decision : "new", decision);
@@ -153,7 +153,7 @@ static void report_html_sig_cells(const gm_rundir_signature *s, report_text *out
 }
 
 static void report_html_row(const report_view *v, size_t k, report_text *out) {
-    const gm_rundir_signature *s = report_view_sig(v, k);
+    const repro_rundir_signature *s = report_view_sig(v, k);
     char what[256];
     report_format_finding(s, what, sizeof what);
     report_text_printf(out, "<tr class=\"%s\">", s->baseline.known ? "known" : "new");

@@ -31,7 +31,7 @@ static cJSON *report_json_str(const char *s) {
     return s != NULL && s[0] != '\0' ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static cJSON *report_json_campaign(const gm_rundir_campaign *c) {
+static cJSON *report_json_campaign(const repro_rundir_campaign *c) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     if (o == NULL) {
@@ -69,7 +69,7 @@ static cJSON *report_json_campaign(const gm_rundir_campaign *c) {
     return o;
 }
 
-static cJSON *report_json_sample(const gm_rundir_sample *s) {
+static cJSON *report_json_sample(const repro_rundir_sample *s) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     if (o == NULL) {
@@ -90,7 +90,7 @@ static cJSON *report_json_sample(const gm_rundir_sample *s) {
 }
 
 /* The samples, in order; NULL when memory runs out. */
-static cJSON *report_json_samples(const gm_rundir *r) {
+static cJSON *report_json_samples(const repro_rundir *r) {
     cJSON *list = cJSON_CreateArray();
     for (size_t i = 0; list != NULL && i < r->n_samples; i++) {
         cJSON *item = report_json_sample(&r->samples[i]);
@@ -118,18 +118,18 @@ static cJSON *report_json_names(unsigned bits, int count, const char *(*name)(in
 }
 
 static const char *report_json_class_name(int k) {
-    return gm_class_name((gm_class)k);
+    return triage_class_name((triage_class)k);
 }
 
 static const char *report_json_buf_name(int k) {
     return gm_buf_name((gm_buf_id)k);
 }
 
-static cJSON *report_json_classes(const gm_rundir *r) {
+static cJSON *report_json_classes(const repro_rundir *r) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
-    for (int k = 0; o != NULL && k < GM_CLASS_COUNT; k++) {
-        report_json_put(o, gm_class_name((gm_class)k),
+    for (int k = 0; o != NULL && k < TRIAGE_CLASS_COUNT; k++) {
+        report_json_put(o, triage_class_name((triage_class)k),
                         cJSON_CreateNumber((double)r->class_inputs[k]), &ok);
     }
     if (!ok) {
@@ -139,7 +139,7 @@ static cJSON *report_json_classes(const gm_rundir *r) {
     return o;
 }
 
-static cJSON *report_json_baseline(const gm_baseline_entry *e) {
+static cJSON *report_json_baseline(const triage_baseline_entry *e) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     if (o == NULL) {
@@ -147,7 +147,7 @@ static cJSON *report_json_baseline(const gm_baseline_entry *e) {
     }
     report_json_put(o, "known", cJSON_CreateBool(e->known), &ok);
     report_json_put(o, "by_signature", cJSON_CreateBool(e->known && e->by_signature), &ok);
-    cJSON *decision = e->known ? cJSON_CreateString(gm_decision_name(e->decision))
+    cJSON *decision = e->known ? cJSON_CreateString(triage_decision_name(e->decision))
                                : cJSON_CreateNull();
     report_json_put(o, "decision", decision, &ok);
     report_json_put(o, "explanation", report_json_str(e->known ? e->explanation : NULL), &ok);
@@ -169,19 +169,19 @@ static cJSON *report_json_path(const char *out_dir, const char *file) {
     return item;
 }
 
-static void report_json_sig_finding(cJSON *o, const gm_rundir_signature *s, bool *ok) {
+static void report_json_sig_finding(cJSON *o, const repro_rundir_signature *s, bool *ok) {
     report_json_put(o, "signature", cJSON_CreateString(s->finding.signature), ok);
     report_json_put(o, "new", cJSON_CreateBool(!s->baseline.known), ok);
     report_json_put(o, "mode", cJSON_CreateString(gm_mode_name(s->finding.mode)), ok);
     report_json_put(o, "status", cJSON_CreateString(gm_status_name(s->finding.status)), ok);
     report_json_put(o, "classes",
-                    report_json_names(s->finding.classes, GM_CLASS_COUNT, report_json_class_name),
+                    report_json_names(s->finding.classes, TRIAGE_CLASS_COUNT, report_json_class_name),
                     ok);
     report_json_put(o, "buffers",
                     report_json_names(s->finding.buffers, GM_BUF_COUNT, report_json_buf_name), ok);
 }
 
-static cJSON *report_json_signature(const gm_rundir *r, const gm_rundir_signature *s,
+static cJSON *report_json_signature(const repro_rundir *r, const repro_rundir_signature *s,
                                     const char *out_dir) {
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
@@ -225,9 +225,9 @@ static cJSON *report_json_signatures(const report_view *v, const char *out_dir) 
 
 /* {"bucket", "new", "signatures": [...], "inputs", "smallest", "baseline"}:
  * one root cause, the new ones first. */
-static cJSON *report_json_bucket(const report_view *v, const gm_rundir_bucket *b,
+static cJSON *report_json_bucket(const report_view *v, const repro_rundir_bucket *b,
                                  const char *out_dir) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     cJSON *sigs = cJSON_CreateArray();
@@ -242,7 +242,7 @@ static cJSON *report_json_bucket(const report_view *v, const gm_rundir_bucket *b
         cJSON_Delete(sigs);
         return NULL;
     }
-    const gm_rundir_signature *small = &r->sigs[b->smallest];
+    const repro_rundir_signature *small = &r->sigs[b->smallest];
     report_json_put(o, "bucket", cJSON_CreateString(b->key), &ok);
     report_json_put(o, "new", cJSON_CreateBool(b->fresh), &ok);
     report_json_put(o, "signatures", sigs, &ok);
@@ -274,7 +274,7 @@ static cJSON *report_json_buckets(const report_view *v, const char *out_dir) {
 }
 
 static cJSON *report_json_verdict(const report_view *v) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     bool ok = true;
     cJSON *o = cJSON_CreateObject();
     if (o == NULL) {
@@ -287,7 +287,7 @@ static cJSON *report_json_verdict(const report_view *v) {
     report_json_put(o, "known", cJSON_CreateNumber((double)(r->n_sigs - v->n_new)), &ok);
     report_json_put(o, "triaged", cJSON_CreateNumber((double)v->n_triaged), &ok);
     report_json_put(o, "buckets", cJSON_CreateNumber((double)r->n_buckets), &ok);
-    report_json_put(o, "new_buckets", cJSON_CreateNumber((double)gm_rundir_new_buckets(r)), &ok);
+    report_json_put(o, "new_buckets", cJSON_CreateNumber((double)repro_rundir_new_buckets(r)), &ok);
     report_json_put(o, "inputs", cJSON_CreateNumber((double)r->inputs), &ok);
     report_json_put(o, "unreadable", cJSON_CreateNumber((double)r->unreadable), &ok);
     report_json_put(o, "last_problem", report_json_str(r->unreadable > 0 ? r->last_problem : NULL),
@@ -300,7 +300,7 @@ static cJSON *report_json_verdict(const report_view *v) {
 }
 
 static cJSON *report_json_document(const report_view *v, const char *out_dir) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     bool ok = true;
     cJSON *root = cJSON_CreateObject();
     if (root == NULL) {

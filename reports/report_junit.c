@@ -8,7 +8,7 @@
 #include "report_format.h"
 
 /* The campaign's infrastructure trouble, or NULL when it ran properly. */
-static const char *report_junit_problem(const gm_rundir *r) {
+static const char *report_junit_problem(const repro_rundir *r) {
     if (!r->campaign.present) {
         return NULL;
     }
@@ -21,13 +21,13 @@ static const char *report_junit_problem(const gm_rundir *r) {
     return NULL;
 }
 
-static double report_junit_time(const gm_rundir *r) {
+static double report_junit_time(const repro_rundir *r) {
     return r->campaign.present && r->campaign.elapsed_s > 0.0 ? r->campaign.elapsed_s : 0.0;
 }
 
 /* tests= failures= errors= skipped= time= */
 static void report_junit_counts(const report_view *v, report_text *out) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     report_text_printf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"%zu\" "
                             "time=\"%.3f\"",
                        r->n_sigs + 1, v->n_new, report_junit_problem(r) != NULL ? 1 : 0,
@@ -40,8 +40,8 @@ static void report_junit_property(report_text *out, const char *name, const char
     report_text_put(out, "\"/>\n");
 }
 
-static void report_junit_properties(const gm_rundir *r, report_text *out) {
-    const gm_rundir_campaign *c = &r->campaign;
+static void report_junit_properties(const repro_rundir *r, report_text *out) {
+    const repro_rundir_campaign *c = &r->campaign;
     char jobs[16], code[16];
     report_text_put(out, "    <properties>\n");
     report_junit_property(out, "folder", r->path != NULL ? r->path : "");
@@ -61,7 +61,7 @@ static void report_junit_properties(const gm_rundir *r, report_text *out) {
 
 /* The testcase that stands for the run itself. */
 static void report_junit_run_case(const report_view *v, report_text *out) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     const char *problem = report_junit_problem(r);
     report_text_printf(out, "    <testcase classname=\"gmfuzz.campaign\" name=\"%s\" time=\"%.3f\"",
                        r->is_campaign ? "campaign" : "reproducers", report_junit_time(r));
@@ -87,7 +87,7 @@ static void report_junit_run_case(const report_view *v, report_text *out) {
 }
 
 static void report_junit_failure(const report_view *v, size_t k, report_text *out) {
-    const gm_rundir_signature *s = report_view_sig(v, k);
+    const repro_rundir_signature *s = report_view_sig(v, k);
     const char *link = report_view_link(v, k);
     char what[256];
     report_format_finding(s, what, sizeof what);
@@ -112,11 +112,11 @@ static void report_junit_failure(const report_view *v, size_t k, report_text *ou
     report_text_put(out, "\n</failure>\n");
 }
 
-static void report_junit_known(const gm_rundir_signature *s, report_text *out) {
+static void report_junit_known(const repro_rundir_signature *s, report_text *out) {
     const char *why = s->baseline.explanation != NULL ? s->baseline.explanation : "";
     if (report_view_is_triaged(s)) {
         report_text_printf(out, "      <skipped message=\"known %s: ",
-                           gm_decision_name(s->baseline.decision));
+                           triage_decision_name(s->baseline.decision));
         report_escape_xml_attr(out, why);
         report_text_put(out, "\"/>\n");
     } else {
@@ -129,7 +129,7 @@ static void report_junit_known(const gm_rundir_signature *s, report_text *out) {
 /* classname: the signature's bucket (its root cause), so that CI groups
  * the signatures of one bug; the mode where the folder has no buckets. */
 static void report_junit_sig_case(const report_view *v, size_t k, report_text *out) {
-    const gm_rundir_signature *s = report_view_sig(v, k);
+    const repro_rundir_signature *s = report_view_sig(v, k);
     report_text_put(out, "    <testcase classname=\"gmfuzz.");
     if (v->run->n_buckets > 0) {
         report_escape_xml_attr(out, v->run->buckets[s->bucket].key);
@@ -149,12 +149,12 @@ static void report_junit_sig_case(const report_view *v, size_t k, report_text *o
 
 /* "2026-11-29T12:00:13Z" -> "2026-11-29T12:00:13": the JUnit schema's
  * timestamp has no zone; it is UTC. */
-static void report_junit_timestamp(const gm_rundir *r, report_text *out) {
+static void report_junit_timestamp(const repro_rundir *r, report_text *out) {
     const char *at = r->campaign.present ? r->campaign.started_at : "";
     if (at[0] == '\0' && r->n_sigs > 0) {
         at = r->sigs[0].first_seen;
     }
-    char local[GM_RUNDIR_TIME_MAX];
+    char local[REPRO_RUNDIR_TIME_MAX];
     snprintf(local, sizeof local, "%s", at);
     size_t n = strlen(local);
     if (n > 0 && local[n - 1] == 'Z') {

@@ -34,7 +34,7 @@ static void report_md_link(const report_view *v, size_t k, report_text *out) {
     const char *link = report_view_link(v, k);
     report_link_md(out, link, NULL);
     if (link != NULL) {
-        const gm_rundir_signature *s = report_view_sig(v, k);
+        const repro_rundir_signature *s = report_view_sig(v, k);
         report_text_printf(out, " (bs %" PRId64 ", %lld bytes)", s->smallest_bs,
                            s->smallest_bytes);
     }
@@ -42,7 +42,7 @@ static void report_md_link(const report_view *v, size_t k, report_text *out) {
 
 /* The first difference as code (it is a buffer, an index and values); a
  * raise or an out-of-bounds access, which have none, as words. */
-static void report_md_finding(const gm_rundir_signature *s, report_text *out) {
+static void report_md_finding(const repro_rundir_signature *s, report_text *out) {
     char what[256];
     report_format_finding(s, what, sizeof what);
     if (s->first_difference.present) {
@@ -57,7 +57,7 @@ static void report_md_new_rows(const report_view *v, size_t from, size_t to, rep
     report_text_put(out, "| signature | inputs | first seen | reproducer | first difference |\n"
                          "| --- | ---: | --- | --- | --- |\n");
     for (size_t k = from; k < to; k++) {
-        const gm_rundir_signature *s = report_view_sig(v, k);
+        const repro_rundir_signature *s = report_view_sig(v, k);
         report_text_put(out, "| ");
         report_escape_md_code(out, s->finding.signature);
         report_text_printf(out, " | %zu | ", s->count);
@@ -74,7 +74,7 @@ static void report_md_known_rows(const report_view *v, size_t from, size_t to, r
     report_text_put(out, "| signature | decision | inputs | reproducer | explanation |\n"
                          "| --- | --- | ---: | --- | --- |\n");
     for (size_t k = from; k < to; k++) {
-        const gm_rundir_signature *s = report_view_sig(v, k);
+        const repro_rundir_signature *s = report_view_sig(v, k);
         report_text_put(out, "| ");
         report_escape_md_code(out, s->finding.signature);
         report_text_printf(out, " | %s%s | %zu | ", report_format_decision(&s->baseline),
@@ -110,10 +110,10 @@ static void report_md_classes(const report_view *v, report_text *out) {
         return;
     }
     report_text_put(out, "\n## Failing inputs by class\n\n| class | inputs |\n| --- | ---: |\n");
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+    for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         if (v->run->class_inputs[k] > 0) {
             report_text_put(out, "| ");
-            report_escape_md_code(out, gm_class_name((gm_class)k));
+            report_escape_md_code(out, triage_class_name((triage_class)k));
             report_text_printf(out, " | %zu |\n", v->run->class_inputs[k]);
         }
     }

@@ -12,7 +12,7 @@ typedef struct {
     char execs[32], time[32], exit[16];
 } report_sources_cells;
 
-static void report_sources_fill(const gm_rundir_source *s, report_sources_cells *c) {
+static void report_sources_fill(const repro_rundir_source *s, report_sources_cells *c) {
     char short_count[16];
     report_format_count(s->execs, short_count, sizeof short_count);
     snprintf(c->execs, sizeof c->execs, "%s", short_count);
@@ -25,7 +25,7 @@ static void report_sources_fill(const gm_rundir_source *s, report_sources_cells 
 }
 
 /* How the corpora were merged, in words. */
-static void report_sources_corpus(const gm_rundir_campaign *c, char *out, size_t size) {
+static void report_sources_corpus(const repro_rundir_campaign *c, char *out, size_t size) {
     if (strcmp(c->corpus_merge, "libfuzzer") == 0) {
         snprintf(out, size, "Corpus: the sources' corpora merged by coverage (libFuzzer's "
                             "-merge=1).");
@@ -38,7 +38,7 @@ static void report_sources_corpus(const gm_rundir_campaign *c, char *out, size_t
 }
 
 void report_sources_md(const report_view *v, report_text *out) {
-    const gm_rundir_campaign *c = &v->run->campaign;
+    const repro_rundir_campaign *c = &v->run->campaign;
     if (!c->present || c->n_sources == 0) {
         return;
     }
@@ -47,7 +47,7 @@ void report_sources_md(const report_view *v, report_text *out) {
                             "buckets | exit |\n| ---: | --- | --- | --- | ---: | ---: | ---: | "
                             "---: | --- |\n", c->n_sources);
     for (size_t k = 0; k < c->n_sources; k++) {
-        const gm_rundir_source *s = &c->sources[k];
+        const repro_rundir_source *s = &c->sources[k];
         report_sources_cells cells;
         report_sources_fill(s, &cells);
         report_text_printf(out, "| %zu | ", k + 1);
@@ -74,7 +74,7 @@ static void report_sources_html_cell(report_text *out, const char *text, const c
 }
 
 void report_sources_html(const report_view *v, report_text *out) {
-    const gm_rundir_campaign *c = &v->run->campaign;
+    const repro_rundir_campaign *c = &v->run->campaign;
     if (!c->present || c->n_sources == 0) {
         return;
     }
@@ -84,7 +84,7 @@ void report_sources_html(const report_view *v, report_text *out) {
                             "<th>signatures</th><th>buckets</th><th>exit</th></tr></thead>\n"
                             "<tbody>\n", c->n_sources);
     for (size_t k = 0; k < c->n_sources; k++) {
-        const gm_rundir_source *s = &c->sources[k];
+        const repro_rundir_source *s = &c->sources[k];
         report_sources_cells cells;
         char sigs[24], buckets[24];
         report_sources_fill(s, &cells);
@@ -108,7 +108,7 @@ void report_sources_html(const report_view *v, report_text *out) {
     report_text_put(out, "</p>\n");
 }
 
-static cJSON *report_sources_json_one(const gm_rundir_source *s) {
+static cJSON *report_sources_json_one(const repro_rundir_source *s) {
     cJSON *o = cJSON_CreateObject();
     bool ok = o != NULL && cJSON_AddStringToObject(o, "path", s->path) != NULL &&
               (s->host[0] ? cJSON_AddStringToObject(o, "host", s->host)
@@ -129,7 +129,7 @@ static cJSON *report_sources_json_one(const gm_rundir_source *s) {
     return o;
 }
 
-cJSON *report_sources_json(const gm_rundir_campaign *c) {
+cJSON *report_sources_json(const repro_rundir_campaign *c) {
     cJSON *list = cJSON_CreateArray();
     for (size_t k = 0; list != NULL && k < c->n_sources; k++) {
         cJSON *item = report_sources_json_one(&c->sources[k]);

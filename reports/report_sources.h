@@ -13,7 +13,7 @@
 
 void report_sources_md(const report_view *v, report_text *out);
 /* summary.json's campaign.sources: the list as read; NULL when out of memory. */
-cJSON *report_sources_json(const gm_rundir_campaign *c);
+cJSON *report_sources_json(const repro_rundir_campaign *c);
 void report_sources_html(const report_view *v, report_text *out);
 
 #endif

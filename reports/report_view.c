@@ -7,13 +7,13 @@
 
 #include "report_link.h"
 
-bool report_view_is_triaged(const gm_rundir_signature *s) {
-    return s->baseline.known && s->baseline.decision != GM_DECISION_ACCEPTED;
+bool report_view_is_triaged(const repro_rundir_signature *s) {
+    return s->baseline.known && s->baseline.decision != TRIAGE_DECISION_ACCEPTED;
 }
 
 /* New signatures first, then known ones, each in the folder's order. */
 static void report_view_order(report_view *v) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     size_t k = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < r->n_sigs; i++) {
@@ -28,10 +28,10 @@ static void report_view_order(report_view *v) {
     }
 }
 
-/* Bucket by bucket (gm_rundir's order: new ones first), each bucket's
+/* Bucket by bucket (repro_rundir's order: new ones first), each bucket's
  * signatures in the listing order. */
 static void report_view_bucket_order(report_view *v) {
-    const gm_rundir *r = v->run;
+    const repro_rundir *r = v->run;
     size_t n = 0;
     for (size_t k = 0; k < r->n_sigs; k++) {
         v->by_bucket[k] = k;
@@ -49,7 +49,7 @@ size_t report_view_by_bucket(const report_view *v, size_t k) { return v->by_buck
 
 static bool report_view_links(report_view *v, const char *out_dir) {
     for (size_t i = 0; i < v->run->n_sigs; i++) {
-        const gm_rundir_signature *s = &v->run->sigs[i];
+        const repro_rundir_signature *s = &v->run->sigs[i];
         const char *file = s->repro != NULL ? s->repro : s->smallest;
         if (file != NULL && (v->links[i] = report_link_relative(out_dir, file)) == NULL) {
             return false;
@@ -101,7 +101,7 @@ static char *report_view_name(const char *path) {
     return name;
 }
 
-bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, gm_error *err) {
+bool report_view_init(report_view *v, const repro_rundir *r, const char *out_dir, gm_error *err) {
     memset(v, 0, sizeof *v);
     v->run = r;
     v->order = calloc(r->n_sigs + 1, sizeof *v->order);
@@ -131,7 +131,7 @@ void report_view_free(report_view *v) {
     memset(v, 0, sizeof *v);
 }
 
-const gm_rundir_signature *report_view_sig(const report_view *v, size_t k) {
+const repro_rundir_signature *report_view_sig(const report_view *v, size_t k) {
     return &v->run->sigs[v->order[k]];
 }
 

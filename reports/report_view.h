@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 #include "gm_error.h"
-#include "gm_rundir.h"
+#include "repro.h"
 
 typedef struct {
-    const gm_rundir *run;
+    const repro_rundir *run;
     size_t *order;      /* indices into run->sigs: new ones, then known ones,
                            each group in the folder's order */
     size_t n_new;       /* signatures the baseline does not know */
@@ -28,11 +28,11 @@ typedef struct {
     char *coverage_summary; /* its coverage/summary.txt, likewise */
 } report_view;
 
-bool report_view_init(report_view *v, const gm_rundir *r, const char *out_dir, gm_error *err);
+bool report_view_init(report_view *v, const repro_rundir *r, const char *out_dir, gm_error *err);
 void report_view_free(report_view *v);
 
 /* The signature at position `k` of the listing order. */
-const gm_rundir_signature *report_view_sig(const report_view *v, size_t k);
+const repro_rundir_signature *report_view_sig(const report_view *v, size_t k);
 /* Its link (NULL: none). */
 const char *report_view_link(const report_view *v, size_t k);
 
@@ -44,6 +44,6 @@ size_t report_view_by_bucket(const report_view *v, size_t k);
 const char *report_view_link_of(const report_view *v, size_t i);
 
 /* Whether a signature is known as "bug" or "wontfix". */
-bool report_view_is_triaged(const gm_rundir_signature *s);
+bool report_view_is_triaged(const repro_rundir_signature *s);
 
 #endif

@@ -156,7 +156,7 @@ endforeach()
 # its own (clang, -DGMFUZZ_FUZZ=ON, CPU only; switching faults recompiles
 # the kernel's two files), then each test runs one job from the seed corpus
 # with the same exec budget and seed (--buckets: the whole budget) and
-# counts the NEW buckets (triage/gm_bucket.h): each fault must give 1 to 3
+# counts the NEW buckets (triage/triage_bucket.h): each fault must give 1 to 3
 # (4 for the scans that restart per segment, whose first difference may be at
 # any scan region's edge: a 60,000-run campaign of scan_first_warp_only found
 # cu_seqlens_k|live@rows>=1024|value besides the edges below), each of them its doing (its failure does not replay on the correct

@@ -48,7 +48,7 @@ for g in ("semantics", "reference", "oracle"):
         assert group[k]["covered"] <= group[k]["count"], (g, k)
 files = {f["file"]: f for f in s["files"]}
 assert {"kernel/fused_program.h", "reference/reference.c", "core/gm_oracle.c",
-        "triage/gm_classify.c", "triage/gm_predict.c"} <= set(files), sorted(files)
+        "triage/triage_classify.c", "triage/triage_predict.c"} <= set(files), sorted(files)
 # The corpus really ran: an empty profile would be 0 %.
 assert files["kernel/fused_program.h"]["lines"]["percent"] > 50, files["kernel/fused_program.h"]
 assert " 2 JSON" in s["inputs"], s["inputs"]

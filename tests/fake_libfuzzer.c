@@ -86,7 +86,7 @@ static size_t fake_load(const char *dir, gm_doc *docs, size_t max) {
 }
 
 enum { FAKE_SEEN_MAX = 64 };
-static char fake_seen[FAKE_SEEN_MAX][GM_SIGNATURE_MAX];
+static char fake_seen[FAKE_SEEN_MAX][TRIAGE_SIGNATURE_MAX];
 static size_t fake_n_seen;
 
 /* Keep-going mode: whether `signature` was saved by this process. */
@@ -101,7 +101,7 @@ static bool fake_was_seen(const char *signature) {
 
 static void fake_mark_seen(const char *signature) {
     if (fake_n_seen < FAKE_SEEN_MAX) {
-        snprintf(fake_seen[fake_n_seen++], GM_SIGNATURE_MAX, "%s", signature);
+        snprintf(fake_seen[fake_n_seen++], TRIAGE_SIGNATURE_MAX, "%s", signature);
     }
 }
 
@@ -116,7 +116,7 @@ static fake_next fake_one(fuzz_check_config *cfg, const gm_case *c, bool keep_go
                                          : FAKE_GO_ON;
     }
     fuzz_check_config quiet = *cfg;
-    gm_finding f;
+    triage_finding f;
     quiet.failure_dir = NULL;
     if (fuzz_check_case(&quiet, c, &f) == FUZZ_CHECK_FAILURE && !fake_was_seen(f.signature)) {
         if (fuzz_check_case(cfg, c, NULL) == FUZZ_CHECK_UNSAVED) {
@@ -134,14 +134,14 @@ static void fake_final_stats(unsigned long long execs) {
     fflush(stdout);
 }
 
-static bool fake_config(fuzz_check_config *cfg, gm_backend **b, gm_baseline **base) {
+static bool fake_config(fuzz_check_config *cfg, gm_backend **b, triage_baseline **base) {
     const char *compare = getenv("GMFUZZ_COMPARE");
     const char *baseline = getenv("GMFUZZ_BASELINE");
     const char *strict = getenv("GMFUZZ_STRICT_BASELINE");
     gm_error err = {0};
     memset(cfg, 0, sizeof *cfg);
     if (!gm_backend_open(GM_BACKEND_CPU, b, &err) ||
-        !(baseline ? gm_baseline_load(baseline, base, &err) : gm_baseline_empty(base, &err))) {
+        !(baseline ? triage_baseline_load(baseline, base, &err) : triage_baseline_empty(base, &err))) {
         fprintf(stderr, "fake_libfuzzer: %s\n", err.msg);
         return false;
     }
@@ -257,12 +257,12 @@ int main(int argc, char **argv) {
     size_t n = fake_load(a.corpus, docs, FAKE_MAX_DOCS);
     fuzz_check_config cfg;
     gm_backend *b = NULL;
-    gm_baseline *base = NULL;
+    triage_baseline *base = NULL;
     int rc = fake_config(&cfg, &b, &base) ? fake_fuzz(&a, &cfg, docs, n) : 1;
     for (size_t i = 0; i < n; i++) {
         gm_doc_free(&docs[i]);
     }
-    gm_baseline_free(base);
+    triage_baseline_free(base);
     gm_backend_close(b);
     return rc;
 }

@@ -40,7 +40,7 @@ gmfuzz_python_test(triton_stub_faults client --fault-cases --fault-target triton
                    --gmfuzz $<TARGET_FILE:gmfuzz>
                    --module ${CMAKE_CURRENT_SOURCE_DIR}/triton_stub_target.py ${PY_CASES})
 # Every exported regress reproducer's test_legacy_sequence, in real PyTorch: the exported
-# files hold python/gmfuzz_legacy.py's text (triage/CMakeLists.txt).
+# files hold python/gmfuzz_legacy.py's text (export/CMakeLists.txt).
 if(TEST export.regress_compiles)
   gmfuzz_python_test(exported_legacy exported ${CMAKE_CURRENT_BINARY_DIR}/export/regress)
   set_tests_properties(python.exported_legacy PROPERTIES FIXTURES_REQUIRED exported_regress)

@@ -80,7 +80,7 @@ gmfuzz_cli_test(flag_coverage_help 0 "^  -h, --help" "coverage|--help")
 
 # One JSON acceptance rule: the full reader and the triage scanner agree
 # (NUL and other bytes <= 32 are not whitespace; nothing after the value).
-gmfuzz_test(test_readers SOURCES test_readers.c LIBS gmfuzz_triage
+gmfuzz_test(test_readers SOURCES test_readers.c LIBS gmfuzz_repro
             ARGS ${CMAKE_CURRENT_SOURCE_DIR}/data/cases/decode_basic.json)
 
 # A reproducer's recorded signature and classes are checked against the

@@ -8,7 +8,7 @@ endif()
 set(GMFUZZ_REGRESS ${PROJECT_SOURCE_DIR}/corpus/regress)
 
 # Every reproducer gives its recorded verdict and outputs, and is written
-# again exactly as it is (`replay --exact`, triage/gm_rewrite.h).
+# again exactly as it is (`replay --exact`, repro/repro.h).
 gmfuzz_cli_test(regress_replay 0 "^[1-9][0-9]* passed, 0 failed" "replay|${GMFUZZ_REGRESS}")
 gmfuzz_cli_test(regress_replay_exact 0 "^[1-9][0-9]* passed, 0 failed"
                 "replay|--exact|${GMFUZZ_REGRESS}")

@@ -8,66 +8,66 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_test.h"
 
 static const char *known_path;
 static const char *scratch;
 
-static gm_finding finding(gm_status status, unsigned classes, unsigned buffers) {
-    gm_finding f = {.status = status, .mode = GM_MODE_DECODE, .classes = classes,
+static triage_finding finding(gm_status status, unsigned classes, unsigned buffers) {
+    triage_finding f = {.status = status, .mode = GM_MODE_DECODE, .classes = classes,
                     .buffers = buffers};
-    gm_finding_sign(&f);
+    triage_finding_sign(&f);
     return f;
 }
 
 #define BIT(k) (1u << (k))
 
 static void test_shipped_baseline(void) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
-    CHECK(gm_baseline_load(known_path, &b, &err));
+    CHECK(triage_baseline_load(known_path, &b, &err));
     if (b == NULL) {
         fprintf(stderr, "%s\n", err.msg);
         return;
     }
-    for (int k = 0; k < GM_CLASS_TARGET_RAISED; k++) {
-        gm_finding f = finding(GM_STATUS_MISMATCH, BIT(k), BIT(GM_BUF_PAGE_TABLE));
-        CHECK(gm_baseline_is_known(b, &f));
+    for (int k = 0; k < TRIAGE_CLASS_TARGET_RAISED; k++) {
+        triage_finding f = finding(GM_STATUS_MISMATCH, BIT(k), BIT(GM_BUF_PAGE_TABLE));
+        CHECK(triage_baseline_is_known(b, &f));
     }
     /* What an external target does wrong, and a drift of the C reference
      * from PyTorch, are findings the shipped baseline never accepts. */
-    for (int k = GM_CLASS_TARGET_RAISED; k < GM_CLASS_UNCLASSIFIED; k++) {
-        gm_finding f = finding(GM_STATUS_TARGET_FAILED, BIT(k), 0);
-        CHECK(!gm_baseline_is_known(b, &f));
+    for (int k = TRIAGE_CLASS_TARGET_RAISED; k < TRIAGE_CLASS_UNCLASSIFIED; k++) {
+        triage_finding f = finding(GM_STATUS_TARGET_FAILED, BIT(k), 0);
+        CHECK(!triage_baseline_is_known(b, &f));
     }
-    gm_finding several = finding(GM_STATUS_MISMATCH,
-                                 BIT(GM_CLASS_STALE_TAIL) | BIT(GM_CLASS_SENTINEL_WRAP),
-                                 BIT(GM_BUF_PAGE_TABLE) | BIT(GM_BUF_SWA_PAGE_TABLE));
-    CHECK(gm_baseline_is_known(b, &several));
-    gm_finding mixed = finding(GM_STATUS_MISMATCH,
-                               BIT(GM_CLASS_STALE_TAIL) | BIT(GM_CLASS_UNCLASSIFIED),
-                               BIT(GM_BUF_PAGE_TABLE));
-    CHECK(!gm_baseline_is_known(b, &mixed));
-    gm_finding bug = finding(GM_STATUS_FUSED_OUT_OF_BOUNDS, BIT(GM_CLASS_UNCLASSIFIED), 0);
-    CHECK(!gm_baseline_is_known(b, &bug));
-    gm_finding match = finding(GM_STATUS_MATCH, 0, 0);
-    CHECK(!gm_baseline_is_known(b, &match));
-    gm_baseline_free(b);
+    triage_finding several = finding(GM_STATUS_MISMATCH,
+                                     BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_SENTINEL_WRAP),
+                                     BIT(GM_BUF_PAGE_TABLE) | BIT(GM_BUF_SWA_PAGE_TABLE));
+    CHECK(triage_baseline_is_known(b, &several));
+    triage_finding mixed = finding(GM_STATUS_MISMATCH,
+                                   BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                                   BIT(GM_BUF_PAGE_TABLE));
+    CHECK(!triage_baseline_is_known(b, &mixed));
+    triage_finding bug = finding(GM_STATUS_FUSED_OUT_OF_BOUNDS, BIT(TRIAGE_CLASS_UNCLASSIFIED), 0);
+    CHECK(!triage_baseline_is_known(b, &bug));
+    triage_finding match = finding(GM_STATUS_MATCH, 0, 0);
+    CHECK(!triage_baseline_is_known(b, &match));
+    triage_baseline_free(b);
 }
 
 static void test_empty_baseline(void) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
-    CHECK(gm_baseline_empty(&b, &err));
-    gm_finding f = finding(GM_STATUS_MISMATCH, BIT(GM_CLASS_STALE_TAIL), BIT(GM_BUF_PAGE_TABLE));
-    CHECK(!gm_baseline_is_known(b, &f));
-    CHECK(!gm_baseline_is_known(NULL, &f));
-    gm_baseline_free(b);
+    CHECK(triage_baseline_empty(&b, &err));
+    triage_finding f = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_STALE_TAIL), BIT(GM_BUF_PAGE_TABLE));
+    CHECK(!triage_baseline_is_known(b, &f));
+    CHECK(!triage_baseline_is_known(NULL, &f));
+    triage_baseline_free(b);
 }
 
 /* Writes `text` to SCRATCH/name and loads it. */
-static bool load_text(const char *name, const char *text, gm_baseline **b, gm_error *err,
+static bool load_text(const char *name, const char *text, triage_baseline **b, gm_error *err,
                       char *path, size_t size) {
     snprintf(path, size, "%s/%s", scratch, name);
     FILE *f = fopen(path, "wb");
@@ -77,7 +77,7 @@ static bool load_text(const char *name, const char *text, gm_baseline **b, gm_er
     }
     fputs(text, f);
     fclose(f);
-    return gm_baseline_load(path, b, err);
+    return triage_baseline_load(path, b, err);
 }
 
 static void test_listed_signatures(void) {
@@ -89,7 +89,7 @@ static void test_listed_signatures(void) {
         "               \"explanation\": \"y\"}],\n"
         " \"signatures\": [{\"signature\": \"decode|unclassified|cu_seqlens_q\",\n"
         "                  \"decision\": \"wontfix\", \"explanation\": \"z\"}]}\n";
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     char path[512];
     CHECK(load_text("listed.json", text, &b, &err, path, sizeof path));
@@ -97,26 +97,26 @@ static void test_listed_signatures(void) {
         fprintf(stderr, "%s\n", err.msg);
         return;
     }
-    gm_finding listed = finding(GM_STATUS_MISMATCH, BIT(GM_CLASS_UNCLASSIFIED),
-                                BIT(GM_BUF_CU_SEQLENS_Q));
-    CHECK(gm_baseline_is_known(b, &listed));
-    gm_finding other = finding(GM_STATUS_MISMATCH, BIT(GM_CLASS_UNCLASSIFIED),
-                               BIT(GM_BUF_CU_SEQLENS_K));
-    CHECK(!gm_baseline_is_known(b, &other));
-    gm_finding bug_class = finding(GM_STATUS_MISMATCH, BIT(GM_CLASS_STALE_TAIL),
-                                   BIT(GM_BUF_PAGE_TABLE));
-    CHECK(!gm_baseline_is_known(b, &bug_class)); /* decided a bug, not accepted */
-    gm_finding raises = finding(GM_STATUS_REFERENCE_ERROR, BIT(GM_CLASS_LEGACY_RAISES), 0);
-    CHECK(gm_baseline_is_known(b, &raises));
-    gm_finding unlisted = finding(GM_STATUS_MISMATCH, BIT(GM_CLASS_SENTINEL_WRAP),
-                                  BIT(GM_BUF_SWA_PAGE_TABLE));
-    CHECK(!gm_baseline_is_known(b, &unlisted));
-    gm_baseline_free(b);
+    triage_finding listed = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                                    BIT(GM_BUF_CU_SEQLENS_Q));
+    CHECK(triage_baseline_is_known(b, &listed));
+    triage_finding other = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                                   BIT(GM_BUF_CU_SEQLENS_K));
+    CHECK(!triage_baseline_is_known(b, &other));
+    triage_finding bug_class = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_STALE_TAIL),
+                                       BIT(GM_BUF_PAGE_TABLE));
+    CHECK(!triage_baseline_is_known(b, &bug_class)); /* decided a bug, not accepted */
+    triage_finding raises = finding(GM_STATUS_REFERENCE_ERROR, BIT(TRIAGE_CLASS_LEGACY_RAISES), 0);
+    CHECK(triage_baseline_is_known(b, &raises));
+    triage_finding unlisted = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_SENTINEL_WRAP),
+                                      BIT(GM_BUF_SWA_PAGE_TABLE));
+    CHECK(!triage_baseline_is_known(b, &unlisted));
+    triage_baseline_free(b);
 }
 
 /* A malformed baseline fails with a message holding `expected`. */
 static void expect_error(const char *name, const char *text, const char *expected) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     char path[512];
     CHECK(!load_text(name, text, &b, &err, path, sizeof path));
@@ -189,7 +189,7 @@ static void test_listed_buckets(void) {
         "{\"format\": \"gmfuzz-known-v1\",\n"
         " \"buckets\": [{\"bucket\": \"cu_seqlens_k|live@rows<32|other\",\n"
         "               \"decision\": \"bug\", \"explanation\": \"issue 12\"}]}\n";
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     char path[512];
     CHECK(load_text("buckets.json", text, &b, &err, path, sizeof path));
@@ -197,18 +197,18 @@ static void test_listed_buckets(void) {
         fprintf(stderr, "%s\n", err.msg);
         return;
     }
-    gm_finding f = finding(GM_STATUS_MISMATCH,
-                           BIT(GM_CLASS_STALE_TAIL) | BIT(GM_CLASS_UNCLASSIFIED),
-                           BIT(GM_BUF_CU_SEQLENS_K) | BIT(GM_BUF_PAGE_TABLE));
-    CHECK(!gm_baseline_is_known(b, &f));
+    triage_finding f = finding(GM_STATUS_MISMATCH,
+                               BIT(TRIAGE_CLASS_STALE_TAIL) | BIT(TRIAGE_CLASS_UNCLASSIFIED),
+                               BIT(GM_BUF_CU_SEQLENS_K) | BIT(GM_BUF_PAGE_TABLE));
+    CHECK(!triage_baseline_is_known(b, &f));
     snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@rows<32|other");
-    gm_baseline_entry e;
-    gm_baseline_lookup(b, &f, &e);
-    CHECK(e.known && e.by_bucket && !e.by_signature && e.decision == GM_DECISION_BUG);
+    triage_baseline_entry e;
+    triage_baseline_lookup(b, &f, &e);
+    CHECK(e.known && e.by_bucket && !e.by_signature && e.decision == TRIAGE_DECISION_BUG);
     CHECK(e.explanation != NULL && strcmp(e.explanation, "issue 12") == 0);
     snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@rows<256|other");
-    CHECK(!gm_baseline_is_known(b, &f));
-    gm_baseline_free(b);
+    CHECK(!triage_baseline_is_known(b, &f));
+    triage_baseline_free(b);
 }
 
 #define BUCKET(k) "{\"bucket\": \"" k "\", \"decision\": \"accepted\", \"explanation\": \"x\"}"
@@ -225,11 +225,11 @@ static void test_malformed_buckets(void) {
 }
 
 static void test_missing_file(void) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     char path[512];
     snprintf(path, sizeof path, "%s/no-such-baseline.json", scratch);
-    CHECK(!gm_baseline_load(path, &b, &err));
+    CHECK(!triage_baseline_load(path, &b, &err));
     CHECK_STR_CONTAINS(err.msg, "no-such-baseline.json: cannot open");
     CHECK_EQ_I64(err.code, GM_ERR_IO);
 }
@@ -238,7 +238,7 @@ static void test_missing_file(void) {
  * refused by its size (a sparse one: nothing is written), a folder as not a
  * regular file. */
 static void test_file_limits(void) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     char path[512];
     snprintf(path, sizeof path, "%s/huge-baseline.json", scratch);
@@ -246,12 +246,12 @@ static void test_file_limits(void) {
     CHECK(f != NULL);
     CHECK(ftruncate(fileno(f), ((off_t)16 << 20) + 1) == 0);
     fclose(f);
-    CHECK(!gm_baseline_load(path, &b, &err));
+    CHECK(!triage_baseline_load(path, &b, &err));
     CHECK_STR_CONTAINS(err.msg, "huge-baseline.json: 16777217 bytes, over the limit of 16777216");
     CHECK_EQ_I64(err.code, GM_ERR_LIMIT);
     remove(path);
     err = (gm_error){0};
-    CHECK(!gm_baseline_load(scratch, &b, &err));
+    CHECK(!triage_baseline_load(scratch, &b, &err));
     CHECK_STR_CONTAINS(err.msg, "cannot read: not a regular file");
     CHECK_EQ_I64(err.code, GM_ERR_IO);
 }

@@ -29,7 +29,7 @@
 #include "report_format.h"
 #include "campaign_summary.h"
 #include "gm_json.h"
-#include "gm_repro.h"
+#include "repro.h"
 #include "gm_run.h"
 #include "gm_test.h"
 
@@ -446,7 +446,7 @@ static void test_proc(void) {
 
 /* Runs a test case and saves it as a failure file named `name`. */
 static bool write_failure(const char *dir, const char *name, const char *case_file,
-                          uint64_t execs, gm_finding *f) {
+                          uint64_t execs, triage_finding *f) {
     char in[4096], out[4096];
     snprintf(in, sizeof in, "%s/cases/%s", data_dir, case_file);
     snprintf(out, sizeof out, "%s/%s", dir, name);
@@ -458,13 +458,13 @@ static bool write_failure(const char *dir, const char *name, const char *case_fi
     gm_backend *b = NULL;
     gm_run_result r;
     gm_run_result_init(&r);
-    gm_repro_origin origin = {"libfuzzer", execs, false, NULL, NULL};
+    repro_origin origin = {"libfuzzer", execs, false, NULL, NULL};
     bool ok = gm_json_read_file(in, &lim, &doc, &err) &&
               gm_backend_open(GM_BACKEND_CPU, &b, &err) &&
               gm_run_case(b, &doc.c, GM_COMPARE_LIVE, &r, &err);
     if (ok) {
-        gm_classify(&doc.c, &r, f);
-        ok = gm_repro_write(out, &doc.c, &r, f, GM_BACKEND_CPU, &origin, &err);
+        triage_classify(&doc.c, &r, f);
+        ok = repro_write(out, &doc.c, &r, f, GM_BACKEND_CPU, &origin, &err);
     }
     if (!ok) {
         fprintf(stderr, "write_failure: %s\n", err.msg);
@@ -544,7 +544,7 @@ static void test_failures_scan(void) {
     char dir[4096], junk[4200];
     snprintf(dir, sizeof dir, "%s/failures", work_dir);
     fresh_dir(dir);
-    gm_finding neg, oob;
+    triage_finding neg, oob;
     CHECK(write_failure(dir, "failure-aaaa-1-10.json", "negative_token.json", 10, &neg));
     CHECK(write_failure(dir, "failure-bbbb-1-20.json", "pool_index_out_of_range.json", 20, &oob));
     snprintf(junk, sizeof junk, "%s/failure-cccc-1-30.json", dir);
@@ -585,15 +585,15 @@ static void test_failures_scan(void) {
 }
 
 /* A finding with `signature` (as the baseline sees it). */
-static bool finding_known(const char *baseline_path, const gm_finding *f) {
-    gm_baseline *b = NULL;
+static bool finding_known(const char *baseline_path, const triage_finding *f) {
+    triage_baseline *b = NULL;
     gm_error err = {0};
-    if (!gm_baseline_load(baseline_path, &b, &err)) {
+    if (!triage_baseline_load(baseline_path, &b, &err)) {
         fprintf(stderr, "finding_known: %s\n", err.msg);
         return false;
     }
-    bool known = gm_baseline_is_known(b, f);
-    gm_baseline_free(b);
+    bool known = triage_baseline_is_known(b, f);
+    triage_baseline_free(b);
     return known;
 }
 
@@ -602,7 +602,7 @@ static void test_campaign_baseline(void) {
     snprintf(dir, sizeof dir, "%s/baseline-failures", work_dir);
     snprintf(out, sizeof out, "%s/baseline.json", work_dir);
     fresh_dir(dir);
-    gm_finding neg, oob;
+    triage_finding neg, oob;
     CHECK(write_failure(dir, "failure-1-1-1.json", "negative_token.json", 1, &neg));
     CHECK(write_failure(dir, "failure-2-1-1.json", "pool_index_out_of_range.json", 1, &oob));
     campaign_failures fs;
@@ -631,7 +631,7 @@ static void test_campaign_baseline(void) {
 /* ---- reproducers and the summary ---------------------------------------- */
 
 static void test_slug(void) {
-    char slug[GM_SIGNATURE_MAX];
+    char slug[TRIAGE_SIGNATURE_MAX];
     campaign_repro_slug("decode|unclassified|cu_seqlens_k+page_table", slug, sizeof slug);
     CHECK(strcmp(slug, "decode.unclassified.cu_seqlens_k-page_table") == 0);
     campaign_repro_slug("draft_decode|legacy_raises+fused_out_of_bounds|-", slug, sizeof slug);
@@ -639,7 +639,7 @@ static void test_slug(void) {
     campaign_repro_slug("a/../b", slug, sizeof slug);
     CHECK(strchr(slug, '/') == NULL);
     /* the longest signatures: cut to a file name, told apart by a hash */
-    char longer[GM_SIGNATURE_MAX], other[GM_SIGNATURE_MAX];
+    char longer[TRIAGE_SIGNATURE_MAX], other[TRIAGE_SIGNATURE_MAX];
     memset(longer, 'a', 300);
     longer[300] = '\0';
     campaign_repro_slug(longer, slug, sizeof slug);

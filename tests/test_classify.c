@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gm_classify.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_paths.h"
 #include "gm_run.h"
@@ -24,11 +24,11 @@ static void expect(gm_case *c, gm_compare level, const char *signature, int line
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
-    gm_finding f;
+    triage_finding f;
     bool ran = gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err);
     CHECK(ran);
     if (ran) {
-        gm_classify(c, &r, &f);
+        triage_classify(c, &r, &f);
         if (strcmp(f.signature, signature) != 0) {
             fprintf(stderr, "line %d: signature \"%s\", expected \"%s\" (%s)\n", line,
                     f.signature, signature, r.fused.error ? r.fused.error : "");
@@ -43,26 +43,26 @@ static void expect(gm_case *c, gm_compare level, const char *signature, int line
 #define EXPECT(c, level, sig) expect((c), (level), (sig), __LINE__)
 
 static void test_names(void) {
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
-        gm_class back;
-        CHECK(gm_class_from_name(gm_class_name((gm_class)k), &back) && back == (gm_class)k);
+    for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
+        triage_class back;
+        CHECK(triage_class_from_name(triage_class_name((triage_class)k), &back) && back == (triage_class)k);
     }
-    gm_class out;
-    CHECK(!gm_class_from_name("stale", &out));
-    CHECK(strcmp(gm_class_name(GM_CLASS_COUNT), "?") == 0);
+    triage_class out;
+    CHECK(!triage_class_from_name("stale", &out));
+    CHECK(strcmp(triage_class_name(TRIAGE_CLASS_COUNT), "?") == 0);
 }
 
 static void test_signature_format(void) {
-    gm_finding f = {.mode = GM_MODE_TARGET_VERIFY};
-    f.classes = (1u << GM_CLASS_NEGATIVE_TOKEN_ROUNDING) | (1u << GM_CLASS_STALE_TAIL);
+    triage_finding f = {.mode = GM_MODE_TARGET_VERIFY};
+    f.classes = (1u << TRIAGE_CLASS_NEGATIVE_TOKEN_ROUNDING) | (1u << TRIAGE_CLASS_STALE_TAIL);
     f.buffers = (1u << GM_BUF_SWA_PAGE_TABLE) | (1u << GM_BUF_PAGE_TABLE);
-    gm_finding_sign(&f);
+    triage_finding_sign(&f);
     const char *expected =
         "target_verify|stale_tail+negative_token_rounding|page_table+swa_page_table";
     CHECK(strcmp(f.signature, expected) == 0);
     f.classes = 0;
     f.buffers = 0;
-    gm_finding_sign(&f);
+    triage_finding_sign(&f);
     CHECK(strcmp(f.signature, "target_verify|-|-") == 0);
 }
 
@@ -253,11 +253,11 @@ static void expect_tampered(gm_case *c, void (*tamper)(gm_run_result *r), const 
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
-    gm_finding f;
+    triage_finding f;
     CHECK(gm_run_case(cpu, c, GM_COMPARE_LIVE, &r, &err));
     tamper(&r);
     gm_oracle_judge(c, &r.reference, &r.fused, GM_COMPARE_LIVE, &r.verdict);
-    gm_classify(c, &r, &f);
+    triage_classify(c, &r, &f);
     if (strcmp(f.signature, signature) != 0) {
         fprintf(stderr, "tampered: signature \"%s\", expected \"%s\"\n", f.signature, signature);
     }
@@ -380,11 +380,11 @@ static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_re
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
-    gm_finding f;
+    triage_finding f;
     CHECK(gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err));
     tamper(&r);
     gm_oracle_judge(c, &r.reference, &r.fused, level, &r.verdict);
-    gm_classify(c, &r, &f);
+    triage_classify(c, &r, &f);
     if (strcmp(f.bucket, bucket) != 0) {
         fprintf(stderr, "line %d: bucket \"%s\", expected \"%s\" (%s)\n", line, f.bucket, bucket,
                 f.signature);
@@ -507,12 +507,12 @@ static void vector_classify(const gm_doc *doc, gm_compare level, unsigned *hist,
     r.reference = doc->reference; /* borrowed: not freed here */
     r.fused = doc->fused;
     gm_oracle_judge(&doc->c, &r.reference, &r.fused, level, &r.verdict);
-    gm_finding f;
-    gm_classify(&doc->c, &r, &f);
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
+    triage_finding f;
+    triage_classify(&doc->c, &r, &f);
+    for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
         hist[k] += (f.classes >> k) & 1u;
     }
-    if (f.classes & (1u << GM_CLASS_UNCLASSIFIED)) {
+    if (f.classes & (1u << TRIAGE_CLASS_UNCLASSIFIED)) {
         fprintf(stderr, "%s: %s at %s\n", path, f.signature, gm_compare_name(level));
         (*bad)++;
     }
@@ -520,8 +520,8 @@ static void vector_classify(const gm_doc *doc, gm_compare level, unsigned *hist,
 
 static void print_histogram(const char *what, const unsigned *hist) {
     fprintf(stderr, "%s:", what);
-    for (int k = 0; k < GM_CLASS_COUNT; k++) {
-        fprintf(stderr, " %s %u", gm_class_name((gm_class)k), hist[k]);
+    for (int k = 0; k < TRIAGE_CLASS_COUNT; k++) {
+        fprintf(stderr, " %s %u", triage_class_name((triage_class)k), hist[k]);
     }
     fprintf(stderr, "\n");
 }
@@ -530,7 +530,7 @@ static void test_vectors_fully_classified(void) {
     gm_paths files;
     gm_paths_init(&files);
     gm_error err = {0};
-    unsigned live[GM_CLASS_COUNT] = {0}, strict[GM_CLASS_COUNT] = {0};
+    unsigned live[TRIAGE_CLASS_COUNT] = {0}, strict[TRIAGE_CLASS_COUNT] = {0};
     size_t bad_live = 0, bad_strict = 0, read = 0;
     CHECK(gm_paths_add(&files, vector_dir, &err));
     for (size_t i = 0; i < files.count; i++) {
@@ -548,7 +548,7 @@ static void test_vectors_fully_classified(void) {
     print_histogram("vectors, strict", strict);
     CHECK_EQ_I64(read, 250);
     CHECK_EQ_I64(bad_live, 0);
-    CHECK(live[GM_CLASS_STALE_HOST_SEQLENS] > 0 && live[GM_CLASS_NEGATIVE_TOKEN_ROUNDING] > 0);
+    CHECK(live[TRIAGE_CLASS_STALE_HOST_SEQLENS] > 0 && live[TRIAGE_CLASS_NEGATIVE_TOKEN_ROUNDING] > 0);
     gm_paths_free(&files);
 }
 

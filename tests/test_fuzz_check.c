@@ -18,8 +18,8 @@
 #include "triage_cases.h"
 
 static gm_backend *cpu;
-static gm_baseline *known;
-static gm_baseline *nothing_known; /* gm_baseline_empty: every difference is new */
+static triage_baseline *known;
+static triage_baseline *nothing_known; /* triage_baseline_empty: every difference is new */
 static const char *scratch;
 
 static fuzz_check_config config(const char *dir) {
@@ -71,7 +71,7 @@ static void test_match_and_known_write_nothing(void) {
     snprintf(dir, sizeof dir, "%s/fuzz-check-quiet", scratch);
     fuzz_check_config cfg = config(dir);
     gm_case c;
-    gm_finding f;
+    triage_finding f;
     tc_case(&c, GM_MODE_DECODE, 16, 16, 1, 1, 5);
     CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_MATCH);
     CHECK_EQ_I64(f.status, GM_STATUS_MATCH);
@@ -94,7 +94,7 @@ static void test_failure_is_saved(void) {
     fuzz_check_config cfg = config(dir);
     cfg.baseline = nothing_known;
     gm_case c;
-    gm_finding f;
+    triage_finding f;
     negative_q_stride(&c);
     CHECK_EQ_I64(fuzz_check_case(&cfg, &c, &f), FUZZ_CHECK_FAILURE);
     CHECK(strcmp(f.signature, "draft_extend_v2|negative_q_stride|cu_seqlens_q") == 0);
@@ -189,7 +189,7 @@ static void test_unsaved_is_retried(void) {
     uint8_t *data = NULL;
     size_t size = 0;
     CHECK(fuzz_encode(&c, NULL, &data, &size, &err));
-    gm_finding f;
+    triage_finding f;
     fuzz_check_result r = fuzz_harness_run(&h, data, size, &f);
     CHECK_EQ_I64(r, FUZZ_CHECK_UNSAVED);
     CHECK(fuzz_harness_must_abort(&h, r)); /* the target exits: the campaign must know */
@@ -213,8 +213,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     scratch = argv[2];
-    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err) || !gm_baseline_load(argv[1], &known, &err) ||
-        !gm_baseline_empty(&nothing_known, &err)) {
+    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err) || !triage_baseline_load(argv[1], &known, &err) ||
+        !triage_baseline_empty(&nothing_known, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -223,8 +223,8 @@ int main(int argc, char **argv) {
     GM_RUN(test_strict_baseline_fails_known);
     GM_RUN(test_unwritable_folder);
     GM_RUN(test_unsaved_is_retried);
-    gm_baseline_free(known);
-    gm_baseline_free(nothing_known);
+    triage_baseline_free(known);
+    triage_baseline_free(nothing_known);
     gm_backend_close(cpu);
     GM_TEST_END();
 }

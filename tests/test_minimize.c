@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "gm_json.h"
-#include "gm_minimize.h"
+#include "minimize.h"
 #include "gm_replay.h"
-#include "gm_repro.h"
+#include "repro.h"
 #include "gm_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
@@ -18,13 +18,13 @@
 static gm_backend *cpu;
 static const char *scratch;
 
-static bool classify(const gm_case *c, gm_compare level, gm_finding *f) {
+static bool classify(const gm_case *c, gm_compare level, triage_finding *f) {
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
     bool ok = gm_run_case(cpu, c, level, &r, &err);
     if (ok) {
-        gm_classify(c, &r, f);
+        triage_classify(c, &r, f);
     } else {
         fprintf(stderr, "%s\n", err.msg);
     }
@@ -35,12 +35,12 @@ static bool classify(const gm_case *c, gm_compare level, gm_finding *f) {
 /* Minimizes `c` in place; checks that the signature is kept and returns
  * the runs spent. */
 static size_t minimize(gm_case *c, gm_compare level, size_t max_runs) {
-    gm_finding before, after;
+    triage_finding before, after;
     gm_error err = {0};
-    gm_minimize_stats stats = {.max_runs = max_runs};
+    minimize_stats stats = {.max_runs = max_runs};
     CHECK(classify(c, level, &before));
     CHECK(before.status != GM_STATUS_MATCH);
-    CHECK(gm_minimize(cpu, level, &before, c, &stats, &err));
+    CHECK(minimize_case(cpu, level, &before, c, &stats, &err));
     CHECK(gm_case_check(c, &err));
     CHECK(classify(c, level, &after));
     if (strcmp(before.signature, after.signature) != 0) {
@@ -226,13 +226,13 @@ static void test_repro_replays(void) {
     gm_run_result r;
     gm_run_result_init(&r);
     gm_error err = {0};
-    gm_finding f;
+    triage_finding f;
     char path[512];
     snprintf(path, sizeof path, "%s/minimized-repro.json", scratch);
     CHECK(gm_run_case(cpu, &c, GM_COMPARE_STRICT, &r, &err));
-    gm_classify(&c, &r, &f);
-    gm_repro_origin origin = {"libfuzzer", 4242, true, NULL, NULL};
-    CHECK(gm_repro_write(path, &c, &r, &f, GM_BACKEND_CPU, &origin, &err));
+    triage_classify(&c, &r, &f);
+    repro_origin origin = {"libfuzzer", 4242, true, NULL, NULL};
+    CHECK(repro_write(path, &c, &r, &f, GM_BACKEND_CPU, &origin, &err));
     gm_doc doc;
     gm_replay_outcome outcome = {0};
     CHECK(gm_json_read_file(path, NULL, &doc, &err));

@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_jsonscan.h"
-#include "gm_rundir_campaign.h"
-#include "gm_rundir_stats.h"
+#include "repro.h"
 #include "gm_test.h"
 
 static char *case_text;
@@ -200,27 +199,27 @@ static bool write_file(const char *path, const char *text, size_t len) {
 }
 
 static bool read_campaign(const char *path) {
-    gm_rundir_campaign c;
+    repro_rundir_campaign c;
     memset(&c, 0, sizeof c);
     gm_error err = {0};
-    bool ok = gm_rundir_campaign_read(path, &c, &err);
-    gm_rundir_campaign_free(&c);
+    bool ok = repro_rundir_campaign_read(path, &c, &err);
+    repro_rundir_campaign_free(&c);
     return ok;
 }
 
 static bool read_baseline(const char *path) {
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
-    bool ok = gm_baseline_load(path, &b, &err);
-    gm_baseline_free(b);
+    bool ok = triage_baseline_load(path, &b, &err);
+    triage_baseline_free(b);
     return ok;
 }
 
 static bool read_stats(const char *path) {
-    gm_rundir_sample *samples = NULL;
+    repro_rundir_sample *samples = NULL;
     size_t n = 0;
     gm_error err = {0};
-    bool ok = gm_rundir_stats_read(path, &samples, &n, &err);
+    bool ok = repro_rundir_stats_read(path, &samples, &n, &err);
     free(samples);
     return ok && n == 1;
 }

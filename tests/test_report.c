@@ -101,9 +101,9 @@ static char *escaped(void (*escape)(report_text *, const char *), const char *s)
 /* ---- a run folder, by hand -------------------------------------------- */
 
 typedef struct {
-    gm_rundir r;
-    gm_rundir_signature sigs[3];
-    gm_rundir_sample samples[N_SAMPLES];
+    repro_rundir r;
+    repro_rundir_signature sigs[3];
+    repro_rundir_sample samples[N_SAMPLES];
     char dir[PATH_MAX_TEST];
     char repro_new[PATH_MAX_TEST], repro_known[PATH_MAX_TEST], failure_bug[PATH_MAX_TEST];
     char problem[64];
@@ -111,11 +111,11 @@ typedef struct {
     char version[32];
 } fixture;
 
-static void fixture_sig(gm_rundir_signature *s, const char *signature, size_t count,
+static void fixture_sig(repro_rundir_signature *s, const char *signature, size_t count,
                         const char *first_seen) {
     gm_error err = {0};
     memset(s, 0, sizeof *s);
-    if (!gm_finding_parse(signature, &s->finding, &err)) {
+    if (!triage_finding_parse(signature, &s->finding, &err)) {
         fprintf(stderr, "fixture: %s\n", err.msg);
         exit(2);
     }
@@ -127,7 +127,7 @@ static void fixture_sig(gm_rundir_signature *s, const char *signature, size_t co
 }
 
 static void fixture_campaign(fixture *x) {
-    gm_rundir_campaign *c = &x->r.campaign;
+    repro_rundir_campaign *c = &x->r.campaign;
     c->present = true;
     snprintf(c->engine, sizeof c->engine, "libfuzzer");
     snprintf(c->backend, sizeof c->backend, "cpu");
@@ -146,7 +146,7 @@ static void fixture_campaign(fixture *x) {
     c->baseline = x->baseline;
     c->tool_version = x->version;
     for (size_t i = 0; i < N_SAMPLES; i++) {
-        gm_rundir_sample s = {(double)(i + 1) * 1.5, (i + 1) * 120000, 80000 + i * 100,
+        repro_rundir_sample s = {(double)(i + 1) * 1.5, (i + 1) * 120000, 80000 + i * 100,
                               700 + i * 7, 300 + i * 12, i / 10, i / 5};
         x->samples[i] = s;
     }
@@ -158,9 +158,9 @@ static void fixture_campaign(fixture *x) {
  * a new one whose reproducer's name has an '&', a known bug whose
  * explanation is markup. */
 static void fixture_sigs(fixture *x) {
-    gm_rundir_signature *s = x->sigs;
+    repro_rundir_signature *s = x->sigs;
     fixture_sig(&s[0], "decode|stale_tail|page_table", 5, "2026-11-29T12:00:14Z");
-    s[0].baseline = (gm_baseline_entry){true, false, GM_DECISION_ACCEPTED,
+    s[0].baseline = (triage_baseline_entry){true, false, TRIAGE_DECISION_ACCEPTED,
                                         "columns <past> the live length & \"never\" read", false};
     s[0].repro = s[0].smallest = x->repro_known;
     fixture_sig(&s[1], "decode|stale_tail+negative_token_rounding|page_table", 3,
@@ -168,15 +168,15 @@ static void fixture_sigs(fixture *x) {
     s[1].repro = s[1].smallest = x->repro_new;
     s[1].first_difference = (gm_difference){true, GM_BUF_PAGE_TABLE, 2, {0, 3}, -1, 0};
     fixture_sig(&s[2], "target_verify|legacy_raises|-", 1, "2026-11-29T12:00:40Z");
-    s[2].baseline = (gm_baseline_entry){true, true, GM_DECISION_BUG,
+    s[2].baseline = (triage_baseline_entry){true, true, TRIAGE_DECISION_BUG,
                                         "<script>alert(1)</script> tracked upstream", false};
     s[2].smallest = x->failure_bug;
     x->r.sigs = x->sigs;
     x->r.n_sigs = 3;
     x->r.inputs = 9;
-    x->r.class_inputs[GM_CLASS_STALE_TAIL] = 8;
-    x->r.class_inputs[GM_CLASS_NEGATIVE_TOKEN_ROUNDING] = 3;
-    x->r.class_inputs[GM_CLASS_LEGACY_RAISES] = 1;
+    x->r.class_inputs[TRIAGE_CLASS_STALE_TAIL] = 8;
+    x->r.class_inputs[TRIAGE_CLASS_NEGATIVE_TOKEN_ROUNDING] = 3;
+    x->r.class_inputs[TRIAGE_CLASS_LEGACY_RAISES] = 1;
 }
 
 static void fixture_init(fixture *x) {
@@ -201,7 +201,7 @@ static void fixture_init(fixture *x) {
 }
 
 /* Writes the reports of `r` into WORK/<name>; the folder's path. */
-static const char *write_reports(const gm_rundir *r, const char *name) {
+static const char *write_reports(const repro_rundir *r, const char *name) {
     static char out[PATH_MAX_TEST];
     gm_error err = {0};
     join(out, sizeof out, work, name);
@@ -472,7 +472,7 @@ static void test_summary_json(const char *out) {
                  N_SAMPLES);
     const cJSON *classes = cJSON_GetObjectItemCaseSensitive(root, "classes");
     CHECK_EQ_I64(cJSON_GetObjectItemCaseSensitive(classes, "stale_tail")->valuedouble, 8);
-    CHECK_EQ_I64(cJSON_GetArraySize(classes), GM_CLASS_COUNT);
+    CHECK_EQ_I64(cJSON_GetArraySize(classes), TRIAGE_CLASS_COUNT);
     const cJSON *campaign = cJSON_GetObjectItemCaseSensitive(root, "campaign");
     CHECK_EQ_I64(cJSON_GetObjectItemCaseSensitive(campaign, "execs")->valuedouble, 4810733);
     cJSON_Delete(root);
@@ -497,7 +497,7 @@ static void test_full_folder(void) {
 
 /* No campaign, no samples, no signatures: every document still says so. */
 static void test_empty_folder(void) {
-    gm_rundir r;
+    repro_rundir r;
     memset(&r, 0, sizeof r);
     char path[PATH_MAX_TEST];
     join(path, sizeof path, work, "empty");
@@ -557,7 +557,7 @@ static void test_many_signatures(void) {
     fixture *x = calloc(1, sizeof *x);
     fixture_init(x);
     enum { MANY = 1500 };
-    gm_rundir_signature *sigs = calloc(MANY, sizeof *sigs);
+    repro_rundir_signature *sigs = calloc(MANY, sizeof *sigs);
     for (size_t i = 0; sigs != NULL && i < MANY; i++) {
         sigs[i] = x->sigs[1];
     }
@@ -581,7 +581,7 @@ static void test_many_signatures(void) {
 
 /* A folder that cannot be made: the error names it, nothing is written. */
 static void test_write_failure(void) {
-    gm_rundir r;
+    repro_rundir r;
     memset(&r, 0, sizeof r);
     r.path = ".";
     char blocker[PATH_MAX_TEST], out[PATH_MAX_TEST];

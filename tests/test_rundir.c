@@ -1,4 +1,4 @@
-/* The run-folder loader (gm_rundir) on fixture folders this test writes:
+/* The run-folder loader (repro_rundir) on fixture folders this test writes:
  *
  *   SCRATCH/camp/    a campaign folder: failures/ (five inputs of three
  *                    signatures, one file that is not a reproducer, one
@@ -21,10 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gm_classify.h"
+#include "triage.h"
 #include "gm_paths.h"
-#include "gm_repro.h"
-#include "gm_rundir.h"
+#include "repro.h"
 #include "gm_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
@@ -103,20 +102,20 @@ static void write_repro_as(const char *rel, const char *signature, size_t bs, co
                            uint64_t execs, bool minimized, bool tamper) {
     gm_case c;
     gm_run_result r;
-    gm_finding f;
+    triage_finding f;
     gm_error err = {0};
     char path[1024];
     build_case(&c, signature, bs);
     gm_run_result_init(&r);
     CHECK(gm_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
-    gm_classify(&c, &r, &f);
+    triage_classify(&c, &r, &f);
     CHECK(strcmp(f.signature, signature) == 0);
     if (tamper) {
         gm_buffer_set(&r.fused.buf[GM_BUF_CU_SEQLENS_K], 0, 99);
     }
-    gm_repro_origin origin = {"libfuzzer", execs, minimized, at, NULL};
-    CHECK(gm_repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, GM_BACKEND_CPU,
-                         &origin, &err));
+    repro_origin origin = {"libfuzzer", execs, minimized, at, NULL};
+    CHECK(repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, GM_BACKEND_CPU,
+                      &origin, &err));
     gm_run_result_free(&r);
     gm_case_free(&c);
 }
@@ -170,12 +169,12 @@ static void write_baseline(void) {
                "\"explanation\": \"filed as #12\"}]}\n");
 }
 
-static gm_baseline *load_baseline(void) {
+static triage_baseline *load_baseline(void) {
     char path[1024];
-    gm_baseline *b = NULL;
+    triage_baseline *b = NULL;
     gm_error err = {0};
     write_baseline();
-    CHECK(gm_baseline_load(fixture_path(path, sizeof path, "known.json"), &b, &err));
+    CHECK(triage_baseline_load(fixture_path(path, sizeof path, "known.json"), &b, &err));
     return b;
 }
 
@@ -186,8 +185,8 @@ static bool ends_with(const char *s, const char *tail) {
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-static void check_campaign_fields(const gm_rundir *r) {
-    const gm_rundir_campaign *c = &r->campaign;
+static void check_campaign_fields(const repro_rundir *r) {
+    const repro_rundir_campaign *c = &r->campaign;
     CHECK(r->is_campaign && c->present);
     CHECK(strcmp(c->engine, "libfuzzer") == 0 && strcmp(c->backend, "cpu") == 0);
     CHECK(strcmp(c->compare, "live") == 0 && !c->strict_baseline && !c->interrupted);
@@ -214,12 +213,12 @@ static void check_campaign_fields(const gm_rundir *r) {
 }
 
 /* Signatures by first seen: a1 (12:00:01), c (:02), b (:03), only (:10). */
-static void check_campaign_signatures(const gm_rundir *r) {
+static void check_campaign_signatures(const repro_rundir *r) {
     CHECK_EQ_I64(r->n_sigs, 4);
     if (r->n_sigs != 4) {
         return;
     }
-    const gm_rundir_signature *a = &r->sigs[0], *c = &r->sigs[1], *b = &r->sigs[2],
+    const repro_rundir_signature *a = &r->sigs[0], *c = &r->sigs[1], *b = &r->sigs[2],
                               *v2 = &r->sigs[3];
     CHECK(strcmp(a->finding.signature, SIG_NTR) == 0);
     CHECK(strcmp(c->finding.signature, SIG_RAISE) == 0);
@@ -248,28 +247,28 @@ static void check_campaign_signatures(const gm_rundir *r) {
     CHECK(strcmp(v2->first_seen, "2026-11-29T12:00:10Z") == 0);
 }
 
-static void check_campaign_baseline(const gm_rundir *r) {
+static void check_campaign_baseline(const repro_rundir *r) {
     if (r->n_sigs != 4) {
         return;
     }
-    const gm_rundir_signature *a = &r->sigs[0], *c = &r->sigs[1], *b = &r->sigs[2];
+    const repro_rundir_signature *a = &r->sigs[0], *c = &r->sigs[1], *b = &r->sigs[2];
     CHECK(a->baseline.known && !a->baseline.by_signature);
-    CHECK_EQ_I64(a->baseline.decision, GM_DECISION_ACCEPTED);
+    CHECK_EQ_I64(a->baseline.decision, TRIAGE_DECISION_ACCEPTED);
     CHECK(a->baseline.explanation != NULL &&
           strcmp(a->baseline.explanation, "floor vs trunc") == 0);
     CHECK(b->baseline.known && b->baseline.by_signature);
-    CHECK_EQ_I64(b->baseline.decision, GM_DECISION_BUG);
+    CHECK_EQ_I64(b->baseline.decision, TRIAGE_DECISION_BUG);
     CHECK(!c->baseline.known && c->baseline.explanation == NULL);
-    CHECK_EQ_I64(gm_rundir_new(r), 2);
+    CHECK_EQ_I64(repro_rundir_new(r), 2);
 }
 
 static void test_campaign_folder(void) {
     char path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
-    gm_baseline *b = load_baseline();
+    triage_baseline *b = load_baseline();
     write_campaign_folder();
-    CHECK(gm_rundir_load(fixture_path(path, sizeof path, "camp"), b, &r, &err));
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "camp"), b, &r, &err));
     if (err.msg[0] != '\0') {
         fprintf(stderr, "%s\n", err.msg);
     }
@@ -277,33 +276,33 @@ static void test_campaign_folder(void) {
     check_campaign_signatures(&r);
     check_campaign_baseline(&r);
     CHECK_EQ_I64(r.inputs, 6); /* 3 + 1 + 1 + the lone reproducer */
-    CHECK_EQ_I64(r.class_inputs[GM_CLASS_NEGATIVE_TOKEN_ROUNDING], 3);
-    CHECK_EQ_I64(r.class_inputs[GM_CLASS_LEGACY_RAISES], 2);
-    CHECK_EQ_I64(r.class_inputs[GM_CLASS_STALE_TAIL], 0);
+    CHECK_EQ_I64(r.class_inputs[TRIAGE_CLASS_NEGATIVE_TOKEN_ROUNDING], 3);
+    CHECK_EQ_I64(r.class_inputs[TRIAGE_CLASS_LEGACY_RAISES], 2);
+    CHECK_EQ_I64(r.class_inputs[TRIAGE_CLASS_STALE_TAIL], 0);
     CHECK_EQ_I64(r.unreadable, 2); /* notes.json and cut.json */
     CHECK_STR_CONTAINS(r.last_problem, "camp/failures/");
-    gm_rundir_free(&r);
+    repro_rundir_free(&r);
     /* no baseline: nothing is known */
-    CHECK(gm_rundir_load(path, NULL, &r, &err));
-    CHECK_EQ_I64(gm_rundir_new(&r), 4);
-    gm_rundir_free(&r);
-    gm_baseline_free(b);
+    CHECK(repro_rundir_load(path, NULL, &r, &err));
+    CHECK_EQ_I64(repro_rundir_new(&r), 4);
+    repro_rundir_free(&r);
+    triage_baseline_free(b);
 }
 
 /* What one unreadable file says, alone in a plain folder. */
 static void expect_unreadable(const char *name, const char *text, const char *message) {
     char rel[256], path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
     snprintf(rel, sizeof rel, "one/%s", name);
     remove_tree(fixture_path(path, sizeof path, "one"));
     write_text(rel, text);
-    CHECK(gm_rundir_load(fixture_path(path, sizeof path, "one"), NULL, &r, &err));
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "one"), NULL, &r, &err));
     CHECK_EQ_I64(r.unreadable, 1);
     CHECK_EQ_I64(r.n_sigs, 0);
     CHECK_STR_CONTAINS(r.last_problem, name);
     CHECK_STR_CONTAINS(r.last_problem, message);
-    gm_rundir_free(&r);
+    repro_rundir_free(&r);
 }
 
 /* Deeper than gm_jsonscan's limit of 256. */
@@ -356,7 +355,7 @@ static void test_deep_nesting(void) {
 
 static void test_plain_folder(void) {
     char path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
     remove_tree(fixture_path(path, sizeof path, "plain"));
     write_repro("plain/a/x.json", SIG_NTR, 2, "2026-11-29T13:00:00Z", 5, true);
@@ -364,7 +363,7 @@ static void test_plain_folder(void) {
     write_repro("plain/z.json", SIG_HOST, 1, "2026-11-29T12:30:00Z", 1, true);
     write_text("plain/b/case.json", "{\"format\": \"gmfuzz-case-v1\"}");
     write_text("plain/untimed.json", REPRO_HEAD "\"signature\": \"decode|stale_tail|page_table\"}");
-    CHECK(gm_rundir_load(fixture_path(path, sizeof path, "plain"), NULL, &r, &err));
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "plain"), NULL, &r, &err));
     CHECK(!r.is_campaign && !r.campaign.present);
     CHECK_EQ_I64(r.n_samples, 0);
     CHECK_EQ_I64(r.n_sigs, 3);
@@ -372,7 +371,7 @@ static void test_plain_folder(void) {
     CHECK_EQ_I64(r.unreadable, 1);
     CHECK_STR_CONTAINS(r.last_problem, "plain/b/case.json: format:");
     if (r.n_sigs == 3) {
-        const gm_rundir_signature *a = &r.sigs[0];
+        const repro_rundir_signature *a = &r.sigs[0];
         CHECK(strcmp(a->finding.signature, SIG_NTR) == 0);
         CHECK_EQ_I64(a->count, 2);
         CHECK(strcmp(a->first_seen, "2026-11-29T12:00:00Z") == 0);
@@ -381,13 +380,13 @@ static void test_plain_folder(void) {
         CHECK(a->repro == NULL && ends_with(a->smallest, "plain/b/c/y.json")); /* bs 1 < bs 2 */
         CHECK(strcmp(r.sigs[1].finding.signature, SIG_HOST) == 0);
         /* no "found": never timed, so last */
-        const gm_rundir_signature *untimed = &r.sigs[2];
+        const repro_rundir_signature *untimed = &r.sigs[2];
         CHECK(strcmp(untimed->finding.signature, "decode|stale_tail|page_table") == 0);
         CHECK(untimed->first_seen[0] == '\0' && untimed->last_seen[0] == '\0');
         CHECK_EQ_I64(untimed->smallest_bs, 1);
         CHECK(!untimed->first_difference.present);
     }
-    gm_rundir_free(&r);
+    repro_rundir_free(&r);
 }
 
 /* A run folder whose campaign.json or stats.jsonl is `text`: an error
@@ -395,14 +394,14 @@ static void test_plain_folder(void) {
 static void expect_bad_folder(const char *name, const char *file, const char *text,
                               const char *message) {
     char rel[256], path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
     snprintf(rel, sizeof rel, "%s/%s", name, file);
     remove_tree(fixture_path(path, sizeof path, name));
     write_text(rel, text);
     snprintf(rel, sizeof rel, "%s/failures/x.json", name);
     write_repro(rel, SIG_NTR, 1, "2026-11-29T12:00:00Z", 1, false);
-    CHECK(!gm_rundir_load(fixture_path(path, sizeof path, name), NULL, &r, &err));
+    CHECK(!repro_rundir_load(fixture_path(path, sizeof path, name), NULL, &r, &err));
     CHECK_EQ_I64(err.code, GM_ERR_FORMAT);
     snprintf(rel, sizeof rel, "%s/%s: ", name, file);
     CHECK_STR_CONTAINS(err.msg, rel);
@@ -436,7 +435,7 @@ static void test_bad_campaign_files(void) {
  * was merged are read; a bad entry is an error naming it and its key. */
 static void test_merged_campaign(void) {
     char path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
     remove_tree(fixture_path(path, sizeof path, "merged"));
     write_text("merged/campaign.json",
@@ -446,15 +445,15 @@ static void test_merged_campaign(void) {
                "\"elapsed_s\": 3.5, \"signatures\": 4, \"buckets\": 2, \"exit_code\": 1}, "
                "{\"path\": \"r2\", \"host\": null, \"exit_code\": null}]}");
     write_repro("merged/failures/x.json", SIG_NTR, 1, "2026-11-29T12:00:00Z", 1, false);
-    CHECK(gm_rundir_load(path, NULL, &r, &err));
+    CHECK(repro_rundir_load(path, NULL, &r, &err));
     CHECK_EQ_I64(r.campaign.n_sources, 2);
     CHECK(strcmp(r.campaign.host, "m") == 0 && strcmp(r.campaign.corpus_merge, "union") == 0);
     CHECK(strcmp(r.campaign.corpus_merge_note, "--union given") == 0);
-    const gm_rundir_source *a = &r.campaign.sources[0], *b = &r.campaign.sources[1];
+    const repro_rundir_source *a = &r.campaign.sources[0], *b = &r.campaign.sources[1];
     CHECK(strcmp(a->path, "r1") == 0 && strcmp(a->host, "gpu-1") == 0 && a->execs == 12);
     CHECK(a->signatures == 4 && a->buckets == 2 && a->exit_code == 1 && a->elapsed_s == 3.5);
     CHECK(strcmp(b->path, "r2") == 0 && b->host[0] == '\0' && b->exit_code == -1);
-    gm_rundir_free(&r);
+    repro_rundir_free(&r);
     expect_bad_folder("bad-sources", "campaign.json",
                       "{\"format\": \"gmfuzz-campaign-v1\", \"sources\": {}}",
                       "sources: expected a list");
@@ -469,27 +468,27 @@ static void test_merged_campaign(void) {
 
 static void test_missing_folder(void) {
     char path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
-    CHECK(!gm_rundir_load(fixture_path(path, sizeof path, "no-such-folder"), NULL, &r, &err));
+    CHECK(!repro_rundir_load(fixture_path(path, sizeof path, "no-such-folder"), NULL, &r, &err));
     CHECK_EQ_I64(err.code, GM_ERR_IO);
     CHECK_STR_CONTAINS(err.msg, "no-such-folder: no such folder");
     write_text("a-file", "x");
-    CHECK(!gm_rundir_load(fixture_path(path, sizeof path, "a-file"), NULL, &r, &err));
+    CHECK(!repro_rundir_load(fixture_path(path, sizeof path, "a-file"), NULL, &r, &err));
     CHECK_STR_CONTAINS(err.msg, "a-file: not a folder");
 }
 
 static void test_empty_run(void) {
     char path[1024];
-    gm_rundir r;
+    repro_rundir r;
     gm_error err = {0};
     remove_tree(fixture_path(path, sizeof path, "empty"));
     CHECK(gm_paths_make_dirs(fixture_path(path, sizeof path, "empty/failures"), &err));
-    CHECK(gm_rundir_load(fixture_path(path, sizeof path, "empty"), NULL, &r, &err));
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "empty"), NULL, &r, &err));
     CHECK(r.is_campaign && !r.campaign.present);
     CHECK_EQ_I64(r.campaign.exit_code, -1);
-    CHECK(r.n_sigs == 0 && r.inputs == 0 && r.unreadable == 0 && gm_rundir_new(&r) == 0);
-    gm_rundir_free(&r);
+    CHECK(r.n_sigs == 0 && r.inputs == 0 && r.unreadable == 0 && repro_rundir_new(&r) == 0);
+    repro_rundir_free(&r);
 }
 
 int main(int argc, char **argv) {

@@ -1,6 +1,6 @@
-/* Signatures parsed back (gm_finding_parse) and classes per element
- * (gm_classify_element):
- *   - every signature gm_finding_sign can write parses back to its mode,
+/* Signatures parsed back (triage_finding_parse) and classes per element
+ * (triage_classify_element):
+ *   - every signature triage_finding_sign can write parses back to its mode,
  *     classes and buffers, and every signature a classification of the
  *     conformance vectors produces does;
  *   - malformed strings fail with a message naming the part;
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gm_classify.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_paths.h"
 #include "gm_run.h"
@@ -21,10 +21,10 @@
 static const char *vector_dir;
 
 /* Parses f's signature and checks that it gives f back. */
-static bool round_trips(const gm_finding *f) {
-    gm_finding back;
+static bool round_trips(const triage_finding *f) {
+    triage_finding back;
     gm_error err = {0};
-    if (!gm_finding_parse(f->signature, &back, &err)) {
+    if (!triage_finding_parse(f->signature, &back, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return false;
     }
@@ -36,43 +36,43 @@ static bool round_trips(const gm_finding *f) {
 static void test_every_signature_round_trips(void) {
     size_t bad = 0, n = 0;
     for (int m = 0; m < GM_MODE_COUNT; m++) {
-        for (unsigned classes = 0; classes < (1u << GM_CLASS_COUNT); classes++) {
-            gm_finding f = {.mode = (gm_mode)m, .classes = classes,
+        for (unsigned classes = 0; classes < (1u << TRIAGE_CLASS_COUNT); classes++) {
+            triage_finding f = {.mode = (gm_mode)m, .classes = classes,
                             .buffers = (classes * 37u + (unsigned)m) % (1u << GM_BUF_COUNT)};
-            gm_finding_sign(&f);
+            triage_finding_sign(&f);
             bad += round_trips(&f) ? 0 : 1;
             n++;
         }
     }
     CHECK_EQ_I64(bad, 0);
-    CHECK_EQ_I64(n, GM_MODE_COUNT << GM_CLASS_COUNT);
+    CHECK_EQ_I64(n, GM_MODE_COUNT << TRIAGE_CLASS_COUNT);
     /* the longest one is whole: every class, every buffer */
-    gm_finding all = {.mode = GM_MODE_DRAFT_EXTEND_V2, .classes = (1u << GM_CLASS_COUNT) - 1,
+    triage_finding all = {.mode = GM_MODE_DRAFT_EXTEND_V2, .classes = (1u << TRIAGE_CLASS_COUNT) - 1,
                       .buffers = (1u << GM_BUF_COUNT) - 1};
-    gm_finding_sign(&all);
+    triage_finding_sign(&all);
     CHECK(round_trips(&all));
     CHECK_STR_CONTAINS(all.signature, "+unclassified|cache_seqlens+");
 }
 
 static void test_statuses(void) {
-    gm_finding f;
+    triage_finding f;
     gm_error err = {0};
-    CHECK(gm_finding_parse("decode|legacy_raises|-", &f, &err));
+    CHECK(triage_finding_parse("decode|legacy_raises|-", &f, &err));
     CHECK_EQ_I64(f.status, GM_STATUS_REFERENCE_ERROR);
-    CHECK(gm_finding_parse("draft_decode|fused_out_of_bounds|-", &f, &err));
+    CHECK(triage_finding_parse("draft_decode|fused_out_of_bounds|-", &f, &err));
     CHECK_EQ_I64(f.status, GM_STATUS_FUSED_OUT_OF_BOUNDS);
-    CHECK(gm_finding_parse("target_verify|stale_tail+sentinel_wrap|page_table+swa_page_table",
-                           &f, &err));
+    CHECK(triage_finding_parse("target_verify|stale_tail+sentinel_wrap|page_table+swa_page_table",
+                               &f, &err));
     CHECK_EQ_I64(f.status, GM_STATUS_MISMATCH);
     CHECK_EQ_I64(f.mode, GM_MODE_TARGET_VERIFY);
-    CHECK_EQ_I64(f.classes, (1u << GM_CLASS_STALE_TAIL) | (1u << GM_CLASS_SENTINEL_WRAP));
+    CHECK_EQ_I64(f.classes, (1u << TRIAGE_CLASS_STALE_TAIL) | (1u << TRIAGE_CLASS_SENTINEL_WRAP));
     CHECK_EQ_I64(f.buffers, (1u << GM_BUF_PAGE_TABLE) | (1u << GM_BUF_SWA_PAGE_TABLE));
 }
 
 static void expect_malformed(const char *s, const char *message) {
-    gm_finding f;
+    triage_finding f;
     gm_error err = {0};
-    CHECK(!gm_finding_parse(s, &f, &err));
+    CHECK(!triage_finding_parse(s, &f, &err));
     CHECK_EQ_I64(err.code, GM_ERR_FORMAT);
     CHECK_STR_CONTAINS(err.msg, message);
 }
@@ -97,7 +97,7 @@ static void test_malformed(void) {
     expect_malformed("decode|stale_tail|swa_page_table+page_table",
                      "write it as \"decode|stale_tail|page_table+swa_page_table\"");
     expect_malformed("decode|stale\ttail|-", "class \"stale\\x09tail\" is unknown");
-    char longer[GM_SIGNATURE_MAX + 8];
+    char longer[TRIAGE_SIGNATURE_MAX + 8];
     memset(longer, 'a', sizeof longer - 1);
     longer[sizeof longer - 1] = '\0';
     expect_malformed(longer, "is not a signature: longer than 511 bytes");
@@ -108,7 +108,7 @@ static bool compared(const gm_case *c, const gm_run_result *r, gm_buf_id id, siz
     return r->verdict.compare == GM_COMPARE_STRICT || gm_oracle_is_live(c, &r->reference, id, flat);
 }
 
-/* The union of gm_classify_element over the compared differing elements. */
+/* The union of triage_classify_element over the compared differing elements. */
 static unsigned element_classes(const gm_case *c, const gm_run_result *r) {
     unsigned classes = 0;
     for (int id = 0; id < GM_BUF_COUNT; id++) {
@@ -118,7 +118,7 @@ static unsigned element_classes(const gm_case *c, const gm_run_result *r) {
         }
         for (size_t k = 0; k < gm_buffer_count(a); k++) {
             if (gm_buffer_get(a, k) != gm_buffer_get(b, k) && compared(c, r, (gm_buf_id)id, k)) {
-                classes |= 1u << gm_classify_element(c, r, (gm_buf_id)id, k);
+                classes |= 1u << triage_classify_element(c, r, (gm_buf_id)id, k);
             }
         }
     }
@@ -131,7 +131,7 @@ static void vector_check(gm_backend *cpu, const gm_doc *doc, gm_compare level, s
                          size_t *findings) {
     gm_run_result r;
     gm_error err = {0};
-    gm_finding f;
+    triage_finding f;
     gm_run_result_init(&r);
     if (!gm_run_case(cpu, &doc->c, level, &r, &err)) {
         fprintf(stderr, "%s\n", err.msg);
@@ -139,12 +139,12 @@ static void vector_check(gm_backend *cpu, const gm_doc *doc, gm_compare level, s
         gm_run_result_free(&r);
         return;
     }
-    gm_classify(&doc->c, &r, &f);
+    triage_classify(&doc->c, &r, &f);
     bool ok = round_trips(&f);
     if (r.verdict.status == GM_STATUS_MISMATCH) {
         ok = ok && element_classes(&doc->c, &r) == f.classes;
     } else if (r.verdict.status != GM_STATUS_MATCH) {
-        ok = ok && f.classes == 1u << gm_classify_element(&doc->c, &r, GM_BUF_PAGE_TABLE, 0);
+        ok = ok && f.classes == 1u << triage_classify_element(&doc->c, &r, GM_BUF_PAGE_TABLE, 0);
     }
     *findings += r.verdict.status != GM_STATUS_MATCH;
     if (!ok) {

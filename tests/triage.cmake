@@ -7,10 +7,10 @@ gmfuzz_test(test_baseline SOURCES test_baseline.c LIBS gmfuzz_triage LABELS tria
 gmfuzz_test(test_signature SOURCES test_signature.c LIBS gmfuzz_triage LABELS triage
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors)
 # Writes the fixture folders the `gmfuzz triage` tests below read.
-gmfuzz_test(test_rundir SOURCES test_rundir.c LIBS gmfuzz_triage LABELS triage
+gmfuzz_test(test_rundir SOURCES test_rundir.c LIBS gmfuzz_repro LABELS triage
             ARGS ${CMAKE_CURRENT_BINARY_DIR}/rundir)
 set_tests_properties(test_rundir PROPERTIES FIXTURES_SETUP rundir)
-gmfuzz_test(test_minimize SOURCES test_minimize.c LIBS gmfuzz_triage LABELS triage
+gmfuzz_test(test_minimize SOURCES test_minimize.c LIBS gmfuzz_minimize gmfuzz_repro LABELS triage
             ARGS ${CMAKE_CURRENT_BINARY_DIR})
 gmfuzz_test(test_fuzz_check SOURCES test_fuzz_check.c LIBS gmfuzz_fuzz LABELS triage
             ARGS ${PROJECT_SOURCE_DIR}/corpus/known.json ${CMAKE_CURRENT_BINARY_DIR})

@@ -23,12 +23,10 @@
 #include <string.h>
 
 #include "fuzz_reader_file.h"
-#include "gm_baseline.h"
+#include "triage.h"
 #include "gm_json.h"
 #include "gm_jsonscan.h"
-#include "gm_repro_fields.h"
-#include "gm_rundir_campaign.h"
-#include "gm_rundir_stats.h"
+#include "repro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -98,19 +96,19 @@ static bool fuzz_json_differential_one_line(const uint8_t *data, size_t size) {
 static void fuzz_json_differential_files(const uint8_t *data, size_t size, bool json) {
     const char *path = fuzz_reader_file_put(data, size);
     gm_error err = {0};
-    gm_baseline *b = NULL;
-    bool ok = gm_baseline_load(path, &b, &err);
-    gm_baseline_free(b);
+    triage_baseline *b = NULL;
+    bool ok = triage_baseline_load(path, &b, &err);
+    triage_baseline_free(b);
     fuzz_json_differential_agree("known.json", path, json, ok, &err);
-    gm_rundir_campaign c;
+    repro_rundir_campaign c;
     memset(&c, 0, sizeof c);
     err = (gm_error){0};
-    ok = gm_rundir_campaign_read(path, &c, &err);
-    gm_rundir_campaign_free(&c);
+    ok = repro_rundir_campaign_read(path, &c, &err);
+    repro_rundir_campaign_free(&c);
     fuzz_json_differential_agree("campaign.json", path, json, ok, &err);
-    gm_repro_fields fields;
+    repro_fields fields;
     err = (gm_error){0};
-    ok = gm_repro_fields_read(path, &fields, &err);
+    ok = repro_fields_read(path, &fields, &err);
     /* triage's reader checks for '{' before the syntax */
     if (ok || strstr(err.msg, "the document must be a JSON object") == NULL) {
         fuzz_json_differential_agree("triage's reproducer reader", path, json, ok, &err);
@@ -124,10 +122,10 @@ static void fuzz_json_differential_files(const uint8_t *data, size_t size, bool 
         line[size] = '\n';
         path = fuzz_reader_file_put(line, size + 1);
         free(line);
-        gm_rundir_sample *samples = NULL;
+        repro_rundir_sample *samples = NULL;
         size_t n = 0;
         err = (gm_error){0};
-        ok = gm_rundir_stats_read(path, &samples, &n, &err);
+        ok = repro_rundir_stats_read(path, &samples, &n, &err);
         free(samples);
         fuzz_json_differential_agree("stats.jsonl", path, json, ok, &err);
     }

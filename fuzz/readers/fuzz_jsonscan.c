@@ -13,7 +13,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What triage's reproducer reader asks for (gm_repro_fields.c), and one
+/* What triage's reproducer reader asks for (repro_fields.c), and one
  * key of each shape. */
 static const char *const fuzz_jsonscan_keys[] = {
     "format", "signature", "found", "first_difference", "case", "case.req_pool_indices", "", "a.b",

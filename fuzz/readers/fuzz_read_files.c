@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "fuzz_reader_file.h"
-#include "gm_baseline.h"
-#include "gm_rundir_campaign.h"
-#include "gm_rundir_stats.h"
+#include "triage.h"
+#include "repro.h"
 
 #define FUZZ_READ_CAMPAIGN 1
 #define FUZZ_READ_STATS 2
@@ -25,21 +24,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static bool fuzz_read_files_one(const char *path, gm_error *err) {
 #if FUZZ_READ_FILE == FUZZ_READ_CAMPAIGN
-    gm_rundir_campaign c;
+    repro_rundir_campaign c;
     memset(&c, 0, sizeof c);
-    bool ok = gm_rundir_campaign_read(path, &c, err);
-    gm_rundir_campaign_free(&c);
+    bool ok = repro_rundir_campaign_read(path, &c, err);
+    repro_rundir_campaign_free(&c);
     return ok;
 #elif FUZZ_READ_FILE == FUZZ_READ_STATS
-    gm_rundir_sample *samples = NULL;
+    repro_rundir_sample *samples = NULL;
     size_t n = 0;
-    bool ok = gm_rundir_stats_read(path, &samples, &n, err);
+    bool ok = repro_rundir_stats_read(path, &samples, &n, err);
     free(samples);
     return ok;
 #else
-    gm_baseline *b = NULL;
-    bool ok = gm_baseline_load(path, &b, err);
-    gm_baseline_free(b);
+    triage_baseline *b = NULL;
+    bool ok = triage_baseline_load(path, &b, err);
+    triage_baseline_free(b);
     return ok;
 #endif
 }

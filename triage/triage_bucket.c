@@ -1,0 +1,199 @@
+/* triage_bucket: the root-cause key of a finding (the format: triage_bucket.h).
+ * Only stable parts go in: a region, a relation and, for the scans, a row
+ * range at the block edges; never a value, a length or an index that the
+ * inputs choose, so that one bug found on many inputs keeps one bucket.
+ */
+#include "triage_bucket.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "triage.h"
+#include "gm_oracle.h"
+
+void triage_bucket_seen_init(triage_bucket_seen *s) {
+    memset(s, 0, sizeof *s);
+    s->explained_class = -1;
+}
+
+/* The relations, in the order of precedence of "how" (the highest seen in
+ * the buffer wins): a wrong value says more than a sentinel, and a
+ * sentinel more than a zero, which an unwritten cell also shows. */
+enum { TRIAGE_BUCKET_ZERO = 1, TRIAGE_BUCKET_SENTINEL, TRIAGE_BUCKET_VALUE };
+
+/* Only values with a meaning are told apart. In swa_out_cache_loc: -1
+ * (the no-slot sentinel) and 0 (the pad, or a slot left as it was: alike
+ * whenever the old contents are zeros, the default). In the page tables: 0
+ * or unwritten only (-1 is also the page of a token -1 there, so a wrong
+ * token that reads -1 is just a wrong value). In the lengths and the scans
+ * -1 and 0 mean nothing, so any wrong value is "value": else one wrong sum
+ * splits into buckets by the inputs' arithmetic. */
+static int triage_bucket_relation(gm_buf_id id, int64_t got, int64_t want, int64_t prior) {
+    if (id == GM_BUF_CACHE_SEQLENS || id == GM_BUF_CU_SEQLENS_K || id == GM_BUF_CU_SEQLENS_Q) {
+        return TRIAGE_BUCKET_VALUE;
+    }
+    if (got == 0 || got == prior) {
+        return TRIAGE_BUCKET_ZERO;
+    }
+    bool sentinel = id == GM_BUF_SWA_OUT_CACHE_LOC && (got == -1 || want == -1);
+    return sentinel ? TRIAGE_BUCKET_SENTINEL : TRIAGE_BUCKET_VALUE;
+}
+
+void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
+                             int64_t got, int64_t want, int64_t prior) {
+    if (k != TRIAGE_CLASS_UNCLASSIFIED) {
+        if (s->explained_class < 0) {
+            s->explained_class = k;
+            s->explained_id = id;
+        }
+        return;
+    }
+    s->unexplained |= 1u << id;
+    if (!s->have_first) {
+        s->have_first = true;
+        s->first_id = id;
+        s->first_flat = flat;
+        s->first_width = width;
+        s->first_shape = width == 0; /* the buffers' shapes differ: no element to point at */
+    }
+    if (id == s->first_id && width > 0) {
+        int rel = triage_bucket_relation(id, got, want, prior);
+        s->relation = rel > s->relation ? rel : s->relation;
+    }
+}
+
+/* ---- what: the buffers with unexplained elements ------------------------ */
+
+/* cu_seqlens_q follows a different rule per mode (SPEC section 1). */
+static const char *triage_bucket_q_path(gm_mode mode) {
+    switch (mode) {
+    case GM_MODE_DRAFT_EXTEND: return "cu_seqlens_q(cumsum)";
+    case GM_MODE_DRAFT_EXTEND_V2: return "cu_seqlens_q(strided)";
+    default: return "cu_seqlens_q(preset)";
+    }
+}
+
+/* The first buffer with an unexplained element, as a stack's top frame:
+ * the others differ mostly because the same bug reaches them in some modes
+ * (a scan bug in cu_seqlens_q too in draft_extend; a row bug in
+ * swa_page_table too with an SWA model), and the signature lists them. */
+static const char *triage_bucket_what(const gm_case *c, gm_buf_id id) {
+    if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
+        return "page_tables"; /* one row program writes both from one token */
+    }
+    return id == GM_BUF_CU_SEQLENS_Q ? triage_bucket_q_path(c->mode) : gm_buf_name(id);
+}
+
+/* ---- where: the region of the first unexplained element ----------------- */
+
+/* The scan's row at the GPU's edges: a warp (32), a block (256), 1024. */
+static const char *triage_bucket_rows(size_t row) {
+    return row < 32     ? "@rows<32"
+           : row < 256  ? "@rows<256"
+           : row < 1024 ? "@rows<1024"
+                        : "@rows>=1024";
+}
+
+static size_t triage_bucket_num_out_tokens(const gm_case *c) {
+    const gm_swa *swa = &c->swa;
+    if (swa->out_cache_loc == NULL) {
+        return 0;
+    }
+    return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
+}
+
+static void triage_bucket_where(const gm_case *c, const gm_run_result *r,
+                                const triage_bucket_seen *s, char *out, size_t size) {
+    gm_buf_id id = s->first_id;
+    size_t flat = s->first_flat;
+    if (s->first_shape) {
+        snprintf(out, size, "shape");
+        return;
+    }
+    switch (id) {
+    case GM_BUF_PAGE_TABLE:
+    case GM_BUF_SWA_PAGE_TABLE:
+        snprintf(out, size, "%s", gm_oracle_is_live(c, &r->reference, id, flat) ? "live" : "tail");
+        break;
+    case GM_BUF_SWA_OUT_CACHE_LOC:
+        snprintf(out, size, "%s", flat < triage_bucket_num_out_tokens(c) ? "slots" : "padding");
+        break;
+    case GM_BUF_CU_SEQLENS_K:
+    case GM_BUF_CU_SEQLENS_Q:
+        if (flat == 0) {
+            snprintf(out, size, "head");
+        } else {
+            snprintf(out, size, "live%s", triage_bucket_rows(flat - 1));
+        }
+        break;
+    default: snprintf(out, size, "live"); break;
+    }
+}
+
+/* ---- how: what fused wrote against what it should have ------------------ */
+
+static const char *triage_bucket_how(const triage_bucket_seen *s) {
+    switch (s->first_shape ? 0 : s->relation) {
+    case TRIAGE_BUCKET_ZERO: return "0_or_unwritten";
+    case TRIAGE_BUCKET_SENTINEL: return "-1";
+    case TRIAGE_BUCKET_VALUE: return "value";
+    default: return "-";
+    }
+}
+
+void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r,
+                                  const triage_bucket_seen *s, char *out, size_t size) {
+    if (s->have_first) {
+        char where[64];
+        triage_bucket_where(c, r, s, where, sizeof where);
+        snprintf(out, size, "%s|%s|%s", triage_bucket_what(c, s->first_id), where,
+                 triage_bucket_how(s));
+    } else if (s->explained_class >= 0) {
+        snprintf(out, size, "class:%s|%s|predicted",
+                 triage_class_name((triage_class)s->explained_class), gm_buf_name(s->explained_id));
+    } else {
+        out[0] = '\0'; /* a match: no finding */
+    }
+}
+
+/* ---- runs whose buffers were not compared ------------------------------- */
+
+/* The stable head of an error message: "kind: step N" of a raise, "read of
+ * buffer" of an out-of-bounds access (no index, no length), with '|' kept
+ * out of the key. */
+static void triage_bucket_error_head(const char *error, bool raise, char *out, size_t size) {
+    if (error == NULL) {
+        snprintf(out, size, "-");
+        return;
+    }
+    const char *from = error;
+    size_t n;
+    if (raise) {
+        const char *colon = strchr(error, ':');
+        const char *second = colon != NULL ? strchr(colon + 1, ':') : NULL;
+        n = second != NULL ? (size_t)(second - error) : strcspn(error, ":");
+    } else {
+        const char *colon = strstr(error, ": ");
+        from = colon != NULL ? colon + 2 : error;
+        n = strcspn(from, "[:");
+    }
+    n = n < size ? n : size - 1;
+    for (size_t k = 0; k < n; k++) {
+        out[k] = from[k] == '|' ? '/' : from[k];
+    }
+    out[n] = '\0';
+}
+
+void triage_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+                                    size_t size) {
+    char head[96];
+    if (strcmp(class_name, "legacy_raises") == 0) {
+        triage_bucket_error_head(r->reference.error, true, head, sizeof head);
+    } else if (strcmp(class_name, "fused_out_of_bounds") == 0 ||
+               strcmp(class_name, "unclassified") == 0) {
+        triage_bucket_error_head(r->fused.error, false, head, sizeof head);
+    } else {
+        snprintf(head, sizeof head, "-"); /* targets and drift: the class says it */
+    }
+    snprintf(out, size, "%s|%s|-", class_name, head);
+}

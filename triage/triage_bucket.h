@@ -1,0 +1,91 @@
+/* triage_bucket: a finding's root-cause key, the first level of triage.
+ *
+ * A signature (mode x classes x buffers) changes with every accepted
+ * difference that happens to co-occur, so one bug shows as hundreds of
+ * signatures. A bucket keeps only what is unexplained, as ClusterFuzz's
+ * crash state keeps a few stable frames of a stack:
+ *
+ *   "<what>|<where>|<how>"
+ *
+ *   a difference no class explains (the first one, in buffer order then
+ *   row-major, as a stack's top frame; the signature lists every buffer):
+ *     what   its buffer; the two page tables are one, "page_tables" (one
+ *            row program writes both from one token, and a bug there shows
+ *            in one or both by the values it reads); cu_seqlens_q is named
+ *            with its path in the mode, "cu_seqlens_q(cumsum)",
+ *            "cu_seqlens_q(strided)" or "cu_seqlens_q(preset)", the only
+ *            buffer whose rule depends on the mode
+ *     where  its region: "live" or "tail" (page-table columns the
+ *            attention kernel reads, or not), "slots" or "padding"
+ *            (swa_out_cache_loc below num_out_tokens, or not), "head"
+ *            (element 0 of a cu_seqlens buffer), "shape" (the buffers'
+ *            shapes differ); for the scans (cu_seqlens_k, cu_seqlens_q)
+ *            also its row at the GPU's block edges, "@rows<32",
+ *            "@rows<256", "@rows<1024", "@rows>=1024"
+ *     how    what the fused side wrote against what it should have
+ *            written (the prediction of triage_predict, else the reference's
+ *            value), over every unexplained element of that buffer:
+ *            "value" when any is a wrong value, else "-1" (only in
+ *            swa_out_cache_loc, where -1 is the sentinel) when any
+ *            involves -1, else "0_or_unwritten" (it wrote 0 or kept the
+ *            old contents: alike when those are zeros); in the lengths and
+ *            scans, where -1 and 0 mean nothing, always "value"
+ *   a run whose inputs break a precondition of SPEC section 3 although
+ *   the model compared: "fused_out_of_bounds|undetected|-"
+ *   a run whose buffers were not compared:
+ *     "<class>|<detail>|-": the class (legacy_raises, fused_out_of_bounds,
+ *     unclassified for an out-of-bounds access with no broken
+ *     precondition, target_*, reference_drift) and what the error names
+ *     (the raise's kind and step, the buffer accessed out of bounds)
+ *   every difference explained:
+ *     "class:<class>|<buffer>|predicted": the class and buffer of the first
+ *     difference
+ *
+ * e.g. "cu_seqlens_k|live@rows<32|value",
+ *      "page_tables|live|0_or_unwritten", "swa_out_cache_loc|padding|-1",
+ *      "unclassified|read swa_mapping|-",
+ *      "class:stale_tail|page_table|predicted".
+ */
+#ifndef TRIAGE_BUCKET_H
+#define TRIAGE_BUCKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm_case.h"
+#include "gm_run.h"
+#include "triage.h"
+
+/* What the classifier saw while it went over the differences. */
+typedef struct {
+    unsigned unexplained;   /* bit (1u << gm_buf_id): buffers with an unexplained element
+                               (the signature's business; the bucket keeps the first) */
+    bool have_first;        /* `first_*` name the first unexplained element */
+    gm_buf_id first_id;
+    size_t first_flat;
+    size_t first_width;     /* the buffer's row width (1 for a vector) */
+    bool first_shape;       /* the first unexplained buffer differs in shape */
+    int relation;           /* over that buffer's unexplained elements (triage_bucket.c) */
+    int explained_class;    /* the class of the first explained difference, or -1 */
+    gm_buf_id explained_id;
+} triage_bucket_seen;
+
+void triage_bucket_seen_init(triage_bucket_seen *s);
+
+/* Notes one differing element: `k` its class (TRIAGE_CLASS_UNCLASSIFIED when
+ * nothing explains it); the first of each kind is kept. An unexplained one
+ * brings what the fused side wrote (`got`), what it should have (`want`)
+ * and the old contents (`prior`); width 0: the buffers' shapes differ. */
+void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, size_t width, int k,
+                             int64_t got, int64_t want, int64_t prior);
+
+/* The bucket of a compared run (match or mismatch). */
+void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r,
+                                  const triage_bucket_seen *s, char *out, size_t size);
+
+/* The bucket of a run whose buffers were not compared, of class `class_name`. */
+void triage_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+                                    size_t size);
+
+#endif
