@@ -12,9 +12,9 @@
 
 #include "gm_error.h"
 #include "gm_oracle.h"
-#include "gm_target.h"
+#include "harness_target.h"
 
-/* SWEEP: structured random cases (harness/gm_gen.c), no coverage, sent to
+/* SWEEP: structured random cases (harness/harness_gen.c), no coverage, sent to
  * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`
  * processes that speak libFuzzer's status lines. */
 typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;
@@ -73,7 +73,7 @@ const char *campaign_engine_name(campaign_engine e);
 #define CAMPAIGN_MINIMIZE_SHARE 0.25
 double campaign_options_minimize_time(const campaign_options *o);
 
-bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err);
+bool campaign_options_target(const campaign_options *o, harness_target_spec *out, gm_error *err);
 
 extern const char campaign_options_usage[];
 

@@ -13,7 +13,7 @@
 
 #include "campaign_failures.h"
 #include "campaign_setup.h"
-#include "gm_backend.h"
+#include "harness_backend.h"
 #include "gm_error.h"
 
 typedef struct {
@@ -40,7 +40,7 @@ void campaign_repro_slug(const char *signature, char *out, size_t size);
  * 0: none): past it the reproducer is written as found. False only when
  * the backend itself failed (err); a failure that does not replay is a
  * note, not an error. */
-bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
+bool campaign_repro_make(harness_backend *b, const campaign_setup *s, const campaign_signature *sig,
                          double deadline_s, campaign_repro *out, gm_error *err);
 
 #endif

@@ -31,7 +31,7 @@
 #include "coverage_run.h"
 #include "coverage_summary.h"
 #include "coverage_tools.h"
-#include "gm_paths.h"
+#include "harness_paths.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."
@@ -138,7 +138,7 @@ static bool cmd_coverage_prepare(const cmd_coverage_args *a, cmd_coverage_state 
     if (!fits) {
         return gm_error_set(err, GM_ERR_USAGE, "DIR: path too long");
     }
-    if (!gm_paths_make_dirs(s->out, err)) {
+    if (!harness_paths_make_dirs(s->out, err)) {
         return false;
     }
     FILE *log = fopen(s->log, "w"); /* this run's output only */

@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 #include "gm_case.h"
-#include "gm_run.h"
+#include "harness_run.h"
 
 /* Room for the longest bucket gm_bucket_write can write. */
 #define GM_BUCKET_MAX 192
@@ -83,11 +83,11 @@ void gm_bucket_seen_note(gm_bucket_seen *s, gm_buf_id id, size_t flat, size_t wi
                          int64_t got, int64_t want, int64_t prior);
 
 /* The bucket of a compared run (match or mismatch). */
-void gm_bucket_write_compared(const gm_case *c, const gm_run_result *r, const gm_bucket_seen *s,
+void gm_bucket_write_compared(const gm_case *c, const harness_run_result *r, const gm_bucket_seen *s,
                               char *out, size_t size);
 
 /* The bucket of a run whose buffers were not compared, of class `class_name`. */
-void gm_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+void gm_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
                                 size_t size);
 
 #endif

@@ -281,7 +281,7 @@ static void gm_classify_note(const gm_classify_ctx *ctx, gm_bucket_seen *seen, g
  * of them (strict), or the live ones. The oracle decides what is live
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
  * found by bisection instead of asking for every cell. */
-static size_t gm_classify_compared_cols(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+static size_t gm_classify_compared_cols(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                         size_t row, size_t width) {
     if (r->verdict.compare == GM_COMPARE_STRICT) {
         return width;
@@ -299,7 +299,7 @@ static size_t gm_classify_compared_cols(const gm_case *c, const gm_run_result *r
 }
 
 /* A page table, row by row: its buffers are the big ones (bs x pages). */
-static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const gm_run_result *r,
+static unsigned gm_classify_page_table(const gm_classify_ctx *ctx, const harness_run_result *r,
                                        gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
@@ -335,7 +335,7 @@ static gm_class gm_classify_vector_element(const gm_classify_ctx *ctx, gm_buf_id
 }
 
 /* A one-dimensional buffer: every element is compared at both levels. */
-static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_result *r,
+static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const harness_run_result *r,
                                    gm_buf_id id, gm_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
@@ -353,13 +353,13 @@ static unsigned gm_classify_vector(const gm_classify_ctx *ctx, const gm_run_resu
 
 /* Whether both sides have buffer `id`, in one shape: else nothing in it
  * can be attributed to a cause and the whole buffer is unclassified. */
-static bool gm_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
+static bool gm_classify_same_shape(const harness_run_result *r, gm_buf_id id) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     return a->present && b->present && a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1];
 }
 
 /* The classes of every element the verdict's level compared and that differs. */
-static unsigned gm_classify_differences(const gm_case *c, const gm_run_result *r,
+static unsigned gm_classify_differences(const gm_case *c, const harness_run_result *r,
                                         gm_bucket_seen *seen) {
     gm_classify_ctx ctx;
     gm_classify_ctx_init(&ctx, c);
@@ -445,7 +445,7 @@ static bool gm_classify_breaks_precondition(const gm_case *c) {
 
 /* The one class of a run whose buffers were not compared: legacy raised,
  * or the fused kernel would have left its buffers. */
-static gm_class gm_classify_uncompared(const gm_case *c, const gm_run_result *r) {
+static gm_class gm_classify_uncompared(const gm_case *c, const harness_run_result *r) {
     const char *error = r->fused.error;
     switch (r->verdict.status) {
     case GM_STATUS_REFERENCE_ERROR: return GM_CLASS_LEGACY_RAISES;
@@ -464,7 +464,7 @@ static gm_class gm_classify_uncompared(const gm_case *c, const gm_run_result *r)
                                               : GM_CLASS_UNCLASSIFIED;
 }
 
-void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
+void gm_classify(const gm_case *c, const harness_run_result *r, gm_finding *out) {
     memset(out, 0, sizeof *out);
     out->status = r->verdict.status;
     out->mode = c->mode;
@@ -496,7 +496,7 @@ void gm_classify(const gm_case *c, const gm_run_result *r, gm_finding *out) {
     gm_finding_sign(out);
 }
 
-gm_class gm_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+gm_class gm_classify_element(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                              size_t flat) {
     if (!gm_status_compared(r->verdict.status)) {
         return gm_classify_uncompared(c, r);

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gm_run.h"
+#include "harness_run.h"
 #include "gm_shrink.h"
 
 /* Fields with at most this many elements get every value move; larger
@@ -35,7 +35,7 @@
 #define GM_MINIMIZE_DETAIL_MAX 128
 
 typedef struct {
-    gm_backend *backend;
+    harness_backend *backend;
     gm_compare level;
     const char *signature;
     const char *bucket;                    /* "" when the target has none: not kept */
@@ -45,14 +45,14 @@ typedef struct {
     gm_minimize_stats *stats;
     gm_error *err;
     bool failed;                           /* a run or an allocation failed: stop */
-    gm_run_result run;                     /* reused by every run */
+    harness_run_result run;                     /* reused by every run */
 } gm_minimizer;
 
 /* ---- judging candidates ---------------------------------------------- */
 
 /* What the signature leaves out: "index_out_of_range step 5", or the
  * overrun's access and buffer ("out_of_bounds: read of swa_mapping"). */
-static void gm_minimize_detail(const gm_run_result *r, char *buf, size_t size) {
+static void gm_minimize_detail(const harness_run_result *r, char *buf, size_t size) {
     buf[0] = '\0';
     if (r->verdict.status == GM_STATUS_REFERENCE_ERROR) {
         snprintf(buf, size, "%s step %d", reference_raise_name(r->raised.raised), r->raised.step);
@@ -87,7 +87,7 @@ static bool gm_minimize_spent(const gm_minimizer *m) {
 static bool gm_minimize_same(gm_minimizer *m, const gm_case *c) {
     gm_finding f;
     m->stats->runs++;
-    if (!gm_run_case(m->backend, c, m->level, &m->run, m->err)) {
+    if (!harness_run_case(m->backend, c, m->level, &m->run, m->err)) {
         m->failed = true;
         return false;
     }
@@ -679,7 +679,7 @@ static bool gm_minimize_start(gm_minimizer *m) {
     return true;
 }
 
-bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
+bool gm_minimize(harness_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
                  gm_minimize_stats *stats, gm_error *err) {
     gm_minimize_stats local = {.max_runs = 0};
     gm_minimizer m = {
@@ -689,7 +689,7 @@ bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_c
     };
     m.stats->runs = 0;
     m.stats->out_of_time = false;
-    gm_run_result_init(&m.run);
+    harness_run_result_init(&m.run);
     free(c->name); /* a label changes nothing that runs */
     c->name = NULL;
     bool ok = gm_minimize_start(&m);
@@ -698,6 +698,6 @@ bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_c
         progress |= gm_minimize_optional(&m);
         progress |= gm_minimize_values(&m);
     }
-    gm_run_result_free(&m.run);
+    harness_run_result_free(&m.run);
     return ok && !m.failed;
 }

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gm_backend.h"
+#include "harness_backend.h"
 #include "gm_case.h"
 #include "gm_classify.h"
 #include "gm_error.h"
@@ -29,7 +29,7 @@ double gm_minimize_clock(void);
 
 /* Replaces *c by a smaller case whose run (on `b`, at `level`) has the same
  * signature as `target`. False only when a run itself failed (err set). */
-bool gm_minimize(gm_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
+bool gm_minimize(harness_backend *b, gm_compare level, const gm_finding *target, gm_case *c,
                  gm_minimize_stats *stats, gm_error *err);
 
 #endif

@@ -20,11 +20,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gm_backend.h"
+#include "harness_backend.h"
 #include "gm_classify.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "gm_run.h"
+#include "harness_run.h"
 
 typedef struct {
     bool minimize;      /* minimize a reproducer that records minimized: false */
@@ -35,7 +35,7 @@ typedef struct {
 /* A reproducer on its way into the corpus. */
 typedef struct {
     gm_doc doc;             /* as read; doc.c is minimized in place when asked */
-    gm_run_result run;      /* the last run of doc.c */
+    harness_run_result run;      /* the last run of doc.c */
     gm_finding finding;     /* its classification */
     bool minimized_now;     /* prepare minimized it */
     size_t minimize_runs;
@@ -49,7 +49,7 @@ void gm_promote_candidate_free(gm_promote_candidate *cand);
 /* Fills `cand` from the reproducer at `path`. False only when the file
  * cannot be read or a run failed (err set); a refusal is a success with
  * cand->refused set. */
-bool gm_promote_prepare(gm_backend *b, const char *path, const gm_promote_options *o,
+bool gm_promote_prepare(harness_backend *b, const char *path, const gm_promote_options *o,
                         gm_promote_candidate *cand, gm_error *err);
 
 typedef enum {
@@ -68,7 +68,7 @@ typedef struct {
 
 /* Writes `cand` into `corpus_dir` as `file_name` unless the corpus already
  * holds its signature in a file no larger. `backend` is what ran it. */
-bool gm_promote_commit(const gm_promote_candidate *cand, gm_backend_kind backend,
+bool gm_promote_commit(const gm_promote_candidate *cand, harness_backend_kind backend,
                        const char *corpus_dir, const char *file_name, const gm_limits *lim,
                        gm_promote_result *res, gm_error *err);
 

@@ -37,14 +37,14 @@ static size_t gm_repro_class_names(const gm_finding *f, char names[][GM_REPRO_NA
     return n;
 }
 
-bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
-                    const gm_finding *f, gm_backend_kind backend, const gm_repro_origin *origin,
+bool gm_repro_write(const char *path, const gm_case *c, const harness_run_result *r,
+                    const gm_finding *f, harness_backend_kind backend, const gm_repro_origin *origin,
                     gm_error *err) {
     char backend_name[GM_REPRO_NAME_MAX], found_by[GM_REPRO_NAME_MAX], found_at[64];
     char signature[GM_SIGNATURE_MAX], version[] = "gmfuzz " GMFUZZ_VERSION;
     char class_names[GM_CLASS_COUNT][GM_REPRO_NAME_MAX];
     char *class_ptrs[GM_CLASS_COUNT];
-    snprintf(backend_name, sizeof backend_name, "%s", gm_backend_kind_name(backend));
+    snprintf(backend_name, sizeof backend_name, "%s", harness_target_backend_name(backend));
     snprintf(found_by, sizeof found_by, "%s", origin->found_by ? origin->found_by : "unknown");
     snprintf(signature, sizeof signature, "%s", f->signature);
     if (origin->found_at != NULL) {
@@ -81,8 +81,8 @@ bool gm_repro_write(const char *path, const gm_case *c, const gm_run_result *r,
 }
 
 void gm_repro_recorded_finding(const gm_doc *doc, gm_finding *out) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     r.reference = doc->reference; /* borrowed: never freed here */
     r.fused = doc->fused;
     gm_oracle_compare_buffers(&doc->c, &r.reference, &r.fused, doc->repro.verdict.compare,

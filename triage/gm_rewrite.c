@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gm_classify.h"
-#include "gm_run.h"
+#include "harness_run.h"
 
 #define GM_REWRITE_NAME_MAX 40
 #define GM_REWRITE_VALUE_MAX 80
@@ -36,7 +36,7 @@ static size_t gm_rewrite_class_names(const gm_finding *f, char names[][GM_REWRIT
 
 /* The reproducer of run `r`: origin fields as `doc` records them, the
  * rest from the run. */
-static cJSON *gm_rewrite_document(const gm_doc *doc, const gm_run_result *r, gm_finding *f) {
+static cJSON *gm_rewrite_document(const gm_doc *doc, const harness_run_result *r, gm_finding *f) {
     char class_names[GM_CLASS_COUNT][GM_REWRITE_NAME_MAX];
     char *class_ptrs[GM_CLASS_COUNT];
     gm_repro rec = doc->repro;
@@ -66,7 +66,7 @@ static bool gm_rewrite_print(const cJSON *root, char **text, size_t *len, gm_err
     return *text != NULL || gm_error_set(err, GM_ERR_MEMORY, "out of memory printing a rewrite");
 }
 
-bool gm_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
+bool gm_rewrite_render(harness_backend *b, const gm_doc *doc, char **text, size_t *len,
                        gm_error *err) {
     *text = NULL;
     *len = 0;
@@ -74,9 +74,9 @@ bool gm_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *le
         return gm_error_set(err, GM_ERR_USAGE, "only a reproducer can be rewritten, not a %s",
                             gm_doc_kind_name(doc->kind));
     }
-    gm_run_result r;
-    gm_run_result_init(&r);
-    bool ok = gm_run_case(b, &doc->c, doc->repro.verdict.compare, &r, err);
+    harness_run_result r;
+    harness_run_result_init(&r);
+    bool ok = harness_run_case(b, &doc->c, doc->repro.verdict.compare, &r, err);
     if (ok) {
         gm_finding f;
         gm_classify(&doc->c, &r, &f);
@@ -84,7 +84,7 @@ bool gm_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *le
         ok = gm_rewrite_print(root, text, len, err);
         cJSON_Delete(root);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return ok;
 }
 
@@ -238,7 +238,7 @@ static void gm_rewrite_describe(const char *file, const char *rewrite, size_t by
     cJSON_Delete(b);
 }
 
-bool gm_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
+bool gm_rewrite_check(harness_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
                       gm_rewrite_outcome *out, gm_error *err) {
     out->same = false;
     out->message[0] = '\0';

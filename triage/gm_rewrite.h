@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gm_backend.h"
+#include "harness_backend.h"
 #include "gm_error.h"
 #include "gm_json.h"
 
@@ -29,13 +29,13 @@ typedef struct {
 /* The bytes a rewrite of reproducer `doc` (run on `b`) gives: the document
  * as gm_json_write_file lays it out (unformatted, one trailing newline).
  * *text is malloc'd, NUL-terminated, *len bytes. */
-bool gm_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
+bool gm_rewrite_render(harness_backend *b, const gm_doc *doc, char **text, size_t *len,
                        gm_error *err);
 
 /* Compares the file at `path` (already read into `doc`, a reproducer) with
  * its rewrite. False only when the file or a run failed (err set); a
  * rewrite that differs is a success with out->same == false. */
-bool gm_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
+bool gm_rewrite_check(harness_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
                       gm_rewrite_outcome *out, gm_error *err);
 
 #endif

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gm_paths.h"
+#include "harness_paths.h"
 #include "gm_repro_fields.h"
 #include "gm_rundir_bucket.h"
 #include "gm_rundir_campaign.h"
@@ -24,7 +24,7 @@
 
 /* One reproducer file that was read. */
 typedef struct {
-    const char *path;   /* owned by the loader's gm_paths */
+    const char *path;   /* owned by the loader's harness_paths */
     bool minimized;     /* from repros/: the signature's minimized reproducer */
     gm_repro_fields f;
 } gm_rundir_input;
@@ -37,7 +37,7 @@ typedef struct {
 /* The loader's state: the files found and the inputs read from them. */
 typedef struct {
     gm_rundir *out;
-    gm_paths failures, repros;
+    harness_paths failures, repros;
     gm_rundir_inputs inputs;
     gm_error *err;
 } gm_rundir_loader;
@@ -64,7 +64,7 @@ static bool gm_rundir_join(char *out, size_t size, const char *dir, const char *
 
 /* Reads every file of `files` into the inputs; a file that is not a
  * reproducer is counted, and why is kept, but does not stop the load. */
-static bool gm_rundir_read_all(gm_rundir_loader *ld, const gm_paths *files, bool minimized) {
+static bool gm_rundir_read_all(gm_rundir_loader *ld, const harness_paths *files, bool minimized) {
     gm_rundir_inputs *in = &ld->inputs;
     gm_rundir_input *grown = realloc(in->items, (in->n + files->count + 1) * sizeof *grown);
     if (grown == NULL) {
@@ -91,8 +91,8 @@ static bool gm_rundir_read_all(gm_rundir_loader *ld, const gm_paths *files, bool
 }
 
 /* Lists `dir`'s *.json files (recursively, sorted) into `files`. */
-static bool gm_rundir_list(gm_rundir_loader *ld, const char *dir, gm_paths *files) {
-    if (!gm_paths_add(files, dir, ld->err)) {
+static bool gm_rundir_list(gm_rundir_loader *ld, const char *dir, harness_paths *files) {
+    if (!harness_paths_add(files, dir, ld->err)) {
         gm_error_prefix(ld->err, "cannot list the folder");
         return false;
     }
@@ -282,14 +282,14 @@ bool gm_rundir_load(const char *dir, const gm_baseline *baseline, gm_rundir *out
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", dir);
     }
     gm_rundir_loader ld = {.out = out, .err = err};
-    gm_paths_init(&ld.failures);
-    gm_paths_init(&ld.repros);
+    harness_paths_init(&ld.failures);
+    harness_paths_init(&ld.repros);
     bool ok = gm_rundir_detect(out, err) &&
               (!out->is_campaign || gm_rundir_read_campaign(out, err)) &&
               gm_rundir_read_inputs(&ld) && gm_rundir_group(&ld, baseline);
     free(ld.inputs.items);
-    gm_paths_free(&ld.failures);
-    gm_paths_free(&ld.repros);
+    harness_paths_free(&ld.failures);
+    harness_paths_free(&ld.repros);
     if (!ok) {
         gm_rundir_free(out);
     }

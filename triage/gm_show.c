@@ -6,14 +6,14 @@
 
 /* ---- the differing elements --------------------------------------------- */
 
-static bool gm_show_is_compared(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+static bool gm_show_is_compared(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                 size_t flat) {
     return r->verdict.compare == GM_COMPARE_STRICT ||
            gm_oracle_is_live(c, &r->reference, id, flat);
 }
 
 static void gm_show_add(gm_show_diffs *d, size_t max_rows, const gm_case *c,
-                        const gm_run_result *r, gm_buf_id id, size_t flat) {
+                        const harness_run_result *r, gm_buf_id id, size_t flat) {
     const gm_buffer *a = &r->reference.buf[id];
     d->compared++;
     if (d->n_rows == max_rows) {
@@ -31,7 +31,7 @@ static void gm_show_add(gm_show_diffs *d, size_t max_rows, const gm_case *c,
 
 /* One buffer that both sides have, in one shape. */
 static void gm_show_buffer(gm_show_diffs *d, size_t max_rows, const gm_case *c,
-                           const gm_run_result *r, gm_buf_id id) {
+                           const harness_run_result *r, gm_buf_id id) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         if (gm_buffer_get(a, k) == gm_buffer_get(b, k)) {
@@ -49,7 +49,7 @@ static bool gm_show_same_shape(const gm_buffer *a, const gm_buffer *b) {
     return a->present && b->present && a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1];
 }
 
-bool gm_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool gm_show_differences(const gm_case *c, const harness_run_result *r, size_t max_rows,
                          gm_show_diffs *out, gm_error *err) {
     memset(out, 0, sizeof *out);
     out->rows = calloc(max_rows + 1, sizeof *out->rows);
@@ -77,11 +77,11 @@ void gm_show_diffs_free(gm_show_diffs *d) {
 
 /* ---- a result from a recording ------------------------------------------ */
 
-bool gm_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *out, gm_error *err) {
-    gm_run_result_init(out);
+bool gm_show_recorded(const gm_doc *doc, gm_compare level, harness_run_result *out, gm_error *err) {
+    harness_run_result_init(out);
     if (!gm_outputs_copy(&out->reference, &doc->reference, err) ||
         !gm_outputs_copy(&out->fused, &doc->fused, err)) {
-        gm_run_result_free(out);
+        harness_run_result_free(out);
         return false;
     }
     gm_oracle_judge(&doc->c, &out->reference, &out->fused, level, &out->verdict);
@@ -96,7 +96,7 @@ static void gm_show_verdict(FILE *out, const gm_verdict *v) {
     fprintf(out, "verdict: %s\n", line);
 }
 
-static void gm_show_finding(FILE *out, const gm_case *c, const gm_run_result *r) {
+static void gm_show_finding(FILE *out, const gm_case *c, const harness_run_result *r) {
     gm_finding f;
     gm_classify(c, r, &f);
     if (f.status == GM_STATUS_MATCH) {
@@ -111,7 +111,7 @@ static void gm_show_finding(FILE *out, const gm_case *c, const gm_run_result *r)
     fputc('\n', out);
 }
 
-static void gm_show_errors(FILE *out, const gm_run_result *r) {
+static void gm_show_errors(FILE *out, const harness_run_result *r) {
     if (r->reference.error != NULL) {
         fprintf(out, "reference (legacy) raised: %s\n", r->reference.error);
     }
@@ -137,7 +137,7 @@ static void gm_show_row_print(FILE *out, const gm_show_row *row) {
             gm_class_name(row->cls));
 }
 
-static void gm_show_rows(FILE *out, const gm_show_diffs *d, const gm_run_result *r) {
+static void gm_show_rows(FILE *out, const gm_show_diffs *d, const harness_run_result *r) {
     if (d->compared > 0) {
         fprintf(out, "  %-28s %12s %12s  %s\n", "buffer[index]", "reference", "fused", "class");
     }
@@ -160,7 +160,7 @@ static void gm_show_rows(FILE *out, const gm_show_diffs *d, const gm_run_result 
     }
 }
 
-bool gm_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool gm_show_result(FILE *out, const gm_case *c, const harness_run_result *r, size_t max_rows,
                     gm_error *err) {
     gm_show_diffs d;
     if (!gm_show_differences(c, r, max_rows, &d, err)) {

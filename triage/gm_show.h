@@ -19,7 +19,7 @@
 #include "gm_classify.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "gm_run.h"
+#include "harness_run.h"
 
 typedef struct {
     gm_buf_id buf;
@@ -40,17 +40,17 @@ typedef struct {
 /* The differing elements of `r`, in buffer order, then row-major. A run
  * whose buffers were not compared (legacy raised, fused out of bounds) has
  * none. False only when memory runs out. */
-bool gm_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool gm_show_differences(const gm_case *c, const harness_run_result *r, size_t max_rows,
                          gm_show_diffs *out, gm_error *err);
 void gm_show_diffs_free(gm_show_diffs *d);
 
 /* A run result made of what a vector or a reproducer records (its two
  * outputs), judged at `level`: what show displays without re-running. */
-bool gm_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *out, gm_error *err);
+bool gm_show_recorded(const gm_doc *doc, gm_compare level, harness_run_result *out, gm_error *err);
 
 /* Prints the verdict, signature, classes, errors and at most `max_rows`
  * differing elements ("... N more" after them). */
-bool gm_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool gm_show_result(FILE *out, const gm_case *c, const harness_run_result *r, size_t max_rows,
                     gm_error *err);
 
 #endif
