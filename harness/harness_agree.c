@@ -1,4 +1,4 @@
-#include "harness_agree.h"
+#include "harness.h"
 
 #include <inttypes.h>
 #include <stdio.h>

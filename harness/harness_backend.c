@@ -9,15 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gm_json.h"
+#include "gm_sha256.h"
 #include "harness_backend_cpu.h"
 #include "harness_backend_cuda.h"
 #include "harness_crash.h"
-#include "harness_hub.h"
-#include "gm_json.h"
-#include "harness_paths.h"
+#include "harness_hub_client.h"
 #include "harness_pycall.h"
 #include "harness_pyworker.h"
-#include "gm_sha256.h"
 #include "harness_worker.h"
 
 struct harness_backend {

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gm_case.h"
 #include "fused_params.h"
+#include "gm_case.h"
 #include "gm_error.h"
 #include "gm_outputs.h"
 

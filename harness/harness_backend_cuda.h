@@ -1,9 +1,10 @@
 /* harness_backend_cuda: the CUDA backends (cuda, cuda-graph, cuda-raw) inside
  * the process that owns the CUDA context: a worker (harness_worker.h) or a
- * target hub's lane (harness_hub.h). Implemented by harness_backend_cuda.c, or by
- * harness_backend_nocuda.c in a build without nvcc (every call refuses). The
- * interface of a GPU target, not the dispatcher (harness_backend.h): it knows
- * cases, outputs and launches only. Private to harness/. */
+ * target hub's lane (harness_hub.c). Implemented by harness_backend_cuda.c,
+ * or by harness_backend_nocuda.c in a build without nvcc (every call
+ * refuses). The interface of a GPU target, not the dispatcher
+ * (harness_backend.c): it knows cases, outputs and launches only. Private
+ * to harness/. */
 #ifndef HARNESS_BACKEND_CUDA_H
 #define HARNESS_BACKEND_CUDA_H
 
@@ -12,8 +13,8 @@
 
 #include "gm_case.h"
 #include "gm_error.h"
-#include "harness_layout.h"
 #include "gm_outputs.h"
+#include "harness_layout.h"
 
 typedef enum {
     HARNESS_CUDA_CHECKED, /* one checked launch per case */

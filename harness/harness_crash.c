@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "gm_json.h"
-#include "harness_paths.h"
+#include "harness.h"
 
 bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
                            size_t path_size, gm_error *err) {

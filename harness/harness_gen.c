@@ -1,4 +1,4 @@
-#include "harness_gen.h"
+#include "harness.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,31 @@
+/* harness_hub: the target hub, one process that runs a target for every job of a campaign
+ * (docs/TARGETS.md, "The target hub").
+ *
+ * Why: a GPU serves the synchronizations of ONE process quickly (54,000
+ * launch+sync round trips a second on the H200) but time-slices between
+ * processes that each hold a CUDA context (16 processes: 11,000 in all,
+ * 700 each). So a campaign of N jobs on a GPU target starts a few hubs;
+ * each hub owns the target (its worker, its context) and serves its jobs:
+ * it collects the cases every job has sent, runs them as one batch (one
+ * round trip to a Python worker), and answers each job. The jobs keep
+ * everything else (the reference, the screen by the fused model, the
+ * oracle), so the hub does only what needs the GPU.
+ *
+ * A hub listens on a Linux abstract Unix socket ("@NAME": no file, no path
+ * length limit, gone with the process). Messages are harness_wire frames:
+ *   hub -> client  HELLO    u32 version, then the target's record (8
+ *                           strings, each u32 length or 0xffffffff for
+ *                           none, then its bytes); no record: builtin
+ *   client -> hub  BATCH    u32 n, then per case u64 length + harness_wire_case
+ *   hub -> client  ANSWERS  u32 n, u32 restarts after a crash, u32 after a
+ *                           hang (the workers this batch replaced), then per
+ *                           case u8 harness_pycall_status, u32 length + message,
+ *                           u64 length + harness_wire_case_outputs
+ * The hub runs the target raw: no screen, no deviation check, no saving;
+ * the client does those, as it does for a worker of its own.
+ */
 #define _GNU_SOURCE /* accept4 */
-#include "harness_hub.h"
+#include "harness.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -15,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness_backend.h"
 #include "harness_backend_cpu.h"
 #include "harness_backend_cuda.h"
 #include "harness_hub_wire.h"
@@ -23,19 +50,6 @@
 
 #define HARNESS_HUB_CLIENTS_MAX 1024
 #define HARNESS_HUB_POLL_MS 250 /* how often the loop looks at *stop and the parent */
-
-bool harness_hub_address(const char *name, void *sockaddr_un, unsigned *len) {
-    struct sockaddr_un *a = sockaddr_un;
-    size_t n = strlen(name);
-    if (n == 0 || n + 1 > sizeof a->sun_path) {
-        return false;
-    }
-    memset(a, 0, sizeof *a);
-    a->sun_family = AF_UNIX;
-    memcpy(a->sun_path + 1, name, n); /* sun_path[0] == 0: the abstract namespace */
-    *len = (unsigned)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
-    return true;
-}
 
 /* One round: every case the clients sent, in order, with its client. */
 typedef struct {
@@ -477,7 +491,7 @@ static void harness_hub_gather(harness_hub *h) {
 static bool harness_hub_listen(harness_hub *h, const char *name, gm_error *err) {
     struct sockaddr_un a;
     unsigned len = 0;
-    if (!harness_hub_address(name, &a, &len)) {
+    if (!harness_hub_wire_address(name, &a, &len)) {
         return gm_error_set(err, GM_ERR_USAGE, "target hub name '%s': empty or too long", name);
     }
     h->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

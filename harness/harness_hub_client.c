@@ -1,4 +1,6 @@
 #define _GNU_SOURCE /* memfd_create */
+#include "harness_hub_client.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness_launch.h"
-#include "harness_hub.h"
 #include "harness_hub_wire.h"
+#include "harness_launch.h"
 #include "harness_layout.h"
 #include "harness_wire.h"
 
@@ -71,7 +72,7 @@ static void harness_hub_client_disconnect(harness_hub_client *c) {
 static bool harness_hub_client_connect(harness_hub_client *c, gm_error *err) {
     struct sockaddr_un a;
     unsigned alen = 0;
-    if (!harness_hub_address(c->name, &a, &alen)) {
+    if (!harness_hub_wire_address(c->name, &a, &alen)) {
         return gm_error_set(err, GM_ERR_USAGE, "target hub name '%s': empty or too long",
                             c->name);
     }

@@ -4,10 +4,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
-#include "harness_hub.h"
 #include "harness_wire.h"
 #include "harness_wire_case.h"
+
+bool harness_hub_wire_address(const char *name, void *sockaddr_un, unsigned *len) {
+    struct sockaddr_un *a = sockaddr_un;
+    size_t n = strlen(name);
+    if (n == 0 || n + 1 > sizeof a->sun_path) {
+        return false;
+    }
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    memcpy(a->sun_path + 1, name, n); /* sun_path[0] == 0: the abstract namespace */
+    *len = (unsigned)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+    return true;
+}
 
 #define HARNESS_HUB_WIRE_NO_STRING 0xffffffffu
 

@@ -1,17 +1,23 @@
-/* harness_hub_wire: the target hub's messages as bytes (the layouts are in
- * harness_hub.h). Private to harness_hub.c and harness_hub_client.c. */
+/* harness_hub_wire: the target hub's address and its messages as bytes (the
+ * layouts are described in harness_hub.c). Private to harness_hub.c and
+ * harness_hub_client.c. */
 #ifndef HARNESS_HUB_WIRE_H
 #define HARNESS_HUB_WIRE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness_backend.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "harness_layout.h"
 #include "gm_outputs.h"
+#include "harness.h"
+#include "harness_layout.h"
 #include "harness_pyworker.h"
+
+#define HARNESS_HUB_VERSION 2u
+
+/* The abstract socket address of @name; false when the name is too long. */
+bool harness_hub_wire_address(const char *name, void *sockaddr_un, unsigned *len);
 
 /* HELLO's flags. */
 #define HARNESS_HUB_TAKES_PLACED 1u /* PLACED batches in a shared block (builtin lanes) */

@@ -1,4 +1,4 @@
-#include "harness_paths.h"
+#include "harness.h"
 
 #include <errno.h>
 #include <stdio.h>

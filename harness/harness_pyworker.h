@@ -19,6 +19,7 @@
 
 #include "gm_error.h"
 #include "gm_json.h"
+#include "harness_pybatch.h"
 
 typedef enum { HARNESS_PYWORKER_FUSED, HARNESS_PYWORKER_LEGACY } harness_pyworker_role;
 
@@ -29,17 +30,6 @@ typedef struct {
     bool device_cpu;      /* tensors on the CPU instead of CUDA */
     double timeout_s;     /* one call's limit (a batch: per call) */
 } harness_pyworker_config;
-
-/* ---- batches ---------------------------------------------------------- */
-
-typedef enum {
-    HARNESS_PYARG_NONE = 0,
-    HARNESS_PYARG_INT = 1,
-    HARNESS_PYARG_STR = 2,
-    HARNESS_PYARG_IN = 3,   /* an input tensor on the worker's device */
-    HARNESS_PYARG_OUT = 4,  /* an output tensor: prior contents sent, read back */
-    HARNESS_PYARG_HOST = 5, /* an input tensor kept on the CPU */
-} harness_pyarg_kind;
 
 typedef enum {
     HARNESS_PYCALL_RETURNED,
@@ -54,25 +44,6 @@ typedef struct {
     harness_pycall_status status;
     char message[HARNESS_PYCALL_MESSAGE_MAX]; /* RAISED: "TYPE: MESSAGE"; CRASHED, HUNG: what happened */
 } harness_pycall_result;
-
-typedef struct harness_pybatch harness_pybatch;
-
-bool harness_pybatch_new(harness_pybatch **out, gm_error *err);
-void harness_pybatch_free(harness_pybatch *b);
-void harness_pybatch_clear(harness_pybatch *b);
-size_t harness_pybatch_count(const harness_pybatch *b);
-
-/* Starts a call; the arguments that follow belong to it. */
-void harness_pybatch_begin(harness_pybatch *b);
-void harness_pybatch_int(harness_pybatch *b, const char *name, int64_t v);
-void harness_pybatch_str(harness_pybatch *b, const char *name, const char *s);
-void harness_pybatch_none(harness_pybatch *b, const char *name);
-/* A tensor of rank 1 or 2 (dims[1] ignored for rank 1) of 4- or 8-byte
- * integers at `data`; for HARNESS_PYARG_OUT the answer is written back there. */
-void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind, int elem_size,
-                       int rank, const size_t dims[2], void *data);
-/* False when memory ran out while building (the batch is then unusable). */
-bool harness_pybatch_ok(const harness_pybatch *b);
 
 /* ---- the worker --------------------------------------------------------- */
 

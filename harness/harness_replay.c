@@ -1,11 +1,10 @@
-#include "harness_replay.h"
+#include "harness.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "harness_run.h"
 
 static bool harness_replay_fail(harness_replay_outcome *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -1,4 +1,4 @@
-#include "harness_run.h"
+#include "harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +21,9 @@ void harness_run_result_free(harness_run_result *r) {
     harness_run_result_init(r);
 }
 
-bool harness_run_reference(const gm_case *c, gm_outputs *out, reference_result *raised,
-                      gm_error *err) {
+/* The reference side alone (prior contents, then the legacy sequence). */
+static bool harness_run_reference(const gm_case *c, gm_outputs *out, reference_result *raised,
+                                  gm_error *err) {
     return gm_outputs_prepare(out, c, err) && reference_run(c, out, raised, err);
 }
 

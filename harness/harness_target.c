@@ -1,4 +1,4 @@
-#include "harness_target.h"
+#include "harness.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@ typedef enum {
     HARNESS_WIRE_RESULT,       /* worker -> harness: payload: harness_wire_case_outputs layout */
     HARNESS_WIRE_DEVICE_ERROR, /* worker -> harness: payload: the error; the worker exits */
     HARNESS_WIRE_STOP,         /* harness -> worker: exit */
-    HARNESS_WIRE_BATCH,        /* client -> target hub: cases (harness_hub.h) */
+    HARNESS_WIRE_BATCH,        /* client -> target hub: cases (harness_hub.c) */
     HARNESS_WIRE_ANSWERS,      /* target hub -> client: one answer per case */
     HARNESS_WIRE_SHARE,        /* client -> target hub: a memory block (its fd passed along) */
     HARNESS_WIRE_PLACED,       /* client -> target hub: cases laid out in the shared block */

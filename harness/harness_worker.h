@@ -13,10 +13,10 @@
 
 #include <stdbool.h>
 
-#include "harness_backend_cuda.h"
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_outputs.h"
+#include "harness_backend_cuda.h"
 
 typedef struct harness_worker harness_worker;
 
