@@ -4,7 +4,7 @@
  *
  *   bench_check KNOWN_JSON [SECONDS] [MAX_BS]   (default 3 s, bs <= 16)
  *
- * Cases come from the seeded generator (harness/harness_gen.h), kept when their
+ * Cases come from the seeded generator (harness/harness.h), kept when their
  * bs <= MAX_BS; the same 4096 cases are cycled, so the numbers exclude
  * input decoding. Failures are not saved (no failure folder): the bench
  * measures the path every input takes.
@@ -14,8 +14,7 @@
 #include <time.h>
 
 #include "fuzz_check.h"
-#include "harness_gen.h"
-#include "harness_run.h"
+#include "harness.h"
 
 #define BENCH_CASES 4096
 

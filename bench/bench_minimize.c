@@ -19,7 +19,7 @@
 
 #include "gm_json.h"
 #include "gm_minimize.h"
-#include "harness_run.h"
+#include "harness.h"
 
 #define BENCH_PAGE 16
 #define BENCH_CONTEXT 2048

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "campaign_log.h"
-#include "harness_hub.h"
+#include "harness.h"
 
 static bool campaign_hub_gpu_target(const campaign_options *o) {
     harness_target_spec t;

@@ -1,4 +1,4 @@
-/* campaign_hub: the target hubs of a campaign (harness/harness_hub.h).
+/* campaign_hub: the target hubs of a campaign (harness/harness.h).
  *
  * A GPU target serves one process's synchronizations fast and many
  * processes' slowly (each holds a CUDA context; the GPU time-slices

@@ -15,7 +15,7 @@
 #include "campaign_merge_record.h"
 #include "gm_baseline.h"
 #include "gm_file.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_rundir_campaign.h"
 #include "report.h"
 

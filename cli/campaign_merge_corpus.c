@@ -12,7 +12,7 @@
 #include "campaign_proc.h"
 #include "campaign_target.h"
 #include "gm_file.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_sha256.h"
 
 /* A corpus file larger than this is not an input of ours (libFuzzer's own

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_repro_fields.h"
 
 /* The best file so far of one signature, in one of the two folders. */

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "gm_json.h"
-#include "harness_paths.h"
+#include "harness.h"
 
 #ifndef GMFUZZ_VERSION
 #error "GMFUZZ_VERSION must be defined by the build (cli/campaign.cmake)"

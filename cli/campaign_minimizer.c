@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "campaign_signal.h"
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_minimize.h"
 
 /* What the child sends back for one signature. */

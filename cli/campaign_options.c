@@ -7,8 +7,7 @@
 #include <unistd.h>
 
 #include "campaign_hub.h"
-#include "harness_hub.h"
-#include "harness_target.h"
+#include "harness.h"
 
 const char campaign_options_usage[] =
     "usage: gmfuzz fuzz [options]\n"

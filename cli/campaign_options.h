@@ -12,7 +12,7 @@
 
 #include "gm_error.h"
 #include "gm_oracle.h"
-#include "harness_target.h"
+#include "harness.h"
 
 /* SWEEP: structured random cases (harness/harness_gen.c), no coverage, sent to
  * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`

@@ -8,7 +8,7 @@
 #include "gm_json.h"
 #include "gm_minimize.h"
 #include "gm_repro.h"
-#include "harness_run.h"
+#include "harness.h"
 
 /* Enough for a bs <= 1024 case to reach its fixed point in about a
  * second; a larger case stops early and is still written (smaller). */

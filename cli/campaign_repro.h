@@ -13,7 +13,7 @@
 
 #include "campaign_failures.h"
 #include "campaign_setup.h"
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 
 typedef struct {

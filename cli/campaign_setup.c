@@ -11,7 +11,7 @@
 #include "campaign_record.h"
 #include "campaign_target.h"
 #include "gm_file.h"
-#include "harness_paths.h"
+#include "harness.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."

@@ -5,11 +5,9 @@
 
 #include <stdbool.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
-#include "harness_run.h"
-#include "harness_target.h"
 
 /* Exit codes (documented in `gmfuzz --help` and the README). */
 enum {

@@ -27,10 +27,8 @@
 
 #include "campaign_hub.h"
 #include "cli_options.h"
-#include "harness_agree.h"
-#include "harness_gen.h"
+#include "harness.h"
 #include "gm_json.h"
-#include "harness_paths.h"
 
 #define CMD_AGREE_MAX_BACKENDS HARNESS_BACKEND_COUNT
 

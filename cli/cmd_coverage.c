@@ -31,7 +31,7 @@
 #include "coverage_run.h"
 #include "coverage_summary.h"
 #include "coverage_tools.h"
-#include "harness_paths.h"
+#include "harness.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."

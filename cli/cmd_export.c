@@ -21,7 +21,7 @@
 #include "gm_file.h"
 #include "gm_repro_check.h"
 #include "cli_options.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_pytest.h"
 
 static const char cmd_export_usage[] =

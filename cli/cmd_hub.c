@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli_options.h"
-#include "harness_hub.h"
+#include "harness.h"
 
 static const char cmd_hub_usage[] =
     "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"

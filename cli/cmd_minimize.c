@@ -23,9 +23,8 @@
 #include "cli_options.h"
 #include "gm_baseline.h"
 #include "gm_minimize.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_repro.h"
-#include "harness_run.h"
 
 static const char cmd_minimize_usage[] =
     "usage: gmfuzz minimize CASE.json -o REPRO.json [--baseline FILE] [--max-runs N]\n"

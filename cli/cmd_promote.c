@@ -27,7 +27,7 @@
 
 #include "campaign_repro.h"
 #include "cli_options.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_promote.h"
 
 static const char cmd_promote_usage[] =

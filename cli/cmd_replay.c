@@ -1,5 +1,5 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
- * run again and checked against what it records (harness/harness_replay.h). One
+ * run again and checked against what it records (harness/harness.h). One
  * line per failure, then "N passed, N failed". A reproducer must also
  * record the signature and classes the classifier gives it (gm_repro_check.h).
  * With --exact a reproducer must also be written again byte for byte
@@ -12,8 +12,7 @@
 
 #include "gm_repro_check.h"
 #include "cli_options.h"
-#include "harness_paths.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_rewrite.h"
 
 static const char cmd_replay_usage[] =

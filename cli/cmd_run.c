@@ -7,7 +7,7 @@
 
 #include "cli_input.h"
 #include "cli_options.h"
-#include "harness_run.h"
+#include "harness.h"
 
 static const char cmd_run_usage[] =
     "usage: gmfuzz run CASE.json [--target T | --backend B] [--compare live|strict] [--json]\n"

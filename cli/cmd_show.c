@@ -26,7 +26,7 @@
 #include "gm_repro_check.h"
 #include "cli_input.h"
 #include "cli_options.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_show.h"
 #include "gm_show_case.h"
 

@@ -11,7 +11,7 @@
 #include "cli_options.h"
 #include "cmd_fuzz.h"
 #include "fuzz_harness.h"
-#include "harness_gen.h"
+#include "harness.h"
 #include "gm_hash.h"
 
 static const char cmd_sweep_usage[] =

@@ -9,7 +9,7 @@
 
 #include "campaign_record.h"
 #include "coverage_proc.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_rundir_campaign.h"
 
 #define COVERAGE_RUN_MAX_FOLDERS 256

@@ -14,9 +14,8 @@
 #include <unistd.h>
 
 #include "gm_hash.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_repro.h"
-#include "harness_run.h"
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
  * on every machine and build. */

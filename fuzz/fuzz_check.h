@@ -18,12 +18,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_baseline.h"
 #include "gm_case.h"
 #include "gm_classify.h"
 #include "gm_oracle.h"
-#include "harness_run.h"
 
 #define FUZZ_CHECK_SAVE_TRIES 3
 /* The exit code of a target whose failure could not be saved (_exit, so

@@ -19,7 +19,7 @@
  *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10)
  *   GMFUZZ_TARGET_HUB       NAME: the target runs in the campaign's target
  *                           hub @NAME.K, K = our pid mod $GMFUZZ_TARGET_HUBS
- *                           (harness/harness_hub.h; the campaign sets both)
+ *                           (harness/harness.h; the campaign sets both)
  *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
  *                           sequence in real PyTorch (three-way);
  *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 #include "fuzz_check.h"
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 
 #define FUZZ_HARNESS_SEEN_MAX 4096

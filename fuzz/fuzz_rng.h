@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "harness_gen.h"
+#include "harness.h"
 
 typedef struct {
     harness_gen gen;

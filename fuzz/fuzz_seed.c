@@ -23,8 +23,7 @@
 #include "fuzz_mutate.h"
 #include "gm_hash.h"
 #include "gm_json.h"
-#include "harness_paths.h"
-#include "harness_run.h"
+#include "harness.h"
 
 typedef struct {
     bool canonical;

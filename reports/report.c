@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness_paths.h"
+#include "harness.h"
 #include "report_file.h"
 #include "report_html.h"
 #include "report_json.h"

@@ -12,11 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "harness_agree.h"
-#include "harness_gen.h"
-#include "harness_paths.h"
-#include "harness_replay.h"
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static harness_backend *tested;

@@ -30,7 +30,7 @@
 #include "campaign_summary.h"
 #include "gm_json.h"
 #include "gm_repro.h"
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *work_dir, *data_dir, *known_json;

@@ -10,8 +10,7 @@
 
 #include "gm_classify.h"
 #include "gm_json.h"
-#include "harness_paths.h"
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 

@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness_agree.h"
-#include "harness_gen.h"
+#include "harness.h"
 #include "gm_json.h"
 #include "gm_test.h"
 

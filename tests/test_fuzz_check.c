@@ -13,7 +13,7 @@
 #include "fuzz_encode.h"
 #include "fuzz_harness.h"
 #include "gm_json.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 

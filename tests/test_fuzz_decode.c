@@ -20,8 +20,7 @@
 #include "fuzz_rng.h"
 #include "fuzz_value.h"
 #include "gm_json.h"
-#include "harness_paths.h"
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *vector_dir;

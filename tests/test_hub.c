@@ -15,9 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness_backend.h"
-#include "harness_gen.h"
-#include "harness_hub.h"
+#include "harness.h"
 #include "harness_hub_wire.h"
 #include "gm_test.h"
 #include "harness_wire.h"
@@ -154,7 +152,7 @@ static int raw_connect(uint32_t *flags) {
     struct sockaddr_un a;
     unsigned len = 0;
     const struct timespec pause = {0, 20 * 1000 * 1000};
-    CHECK(harness_hub_address(hub_name, &a, &len));
+    CHECK(harness_hub_wire_address(hub_name, &a, &len));
     for (int k = 0; k < 250; k++) {
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd >= 0 && connect(fd, (struct sockaddr *)&a, len) == 0) {

@@ -11,8 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "fused_cpu.h"
-#include "harness_backend.h"
-#include "harness_gen.h"
+#include "harness.h"
 #include "harness_launch.h"
 #include "gm_oracle.h"
 #include "gm_test.h"

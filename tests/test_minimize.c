@@ -9,9 +9,8 @@
 
 #include "gm_json.h"
 #include "gm_minimize.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_repro.h"
-#include "harness_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 

@@ -22,10 +22,9 @@
 #include <unistd.h>
 
 #include "gm_classify.h"
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_repro.h"
 #include "gm_rundir.h"
-#include "harness_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 

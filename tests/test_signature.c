@@ -14,8 +14,7 @@
 
 #include "gm_classify.h"
 #include "gm_json.h"
-#include "harness_paths.h"
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *vector_dir;

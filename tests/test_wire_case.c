@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness_gen.h"
+#include "harness.h"
 #include "gm_json.h"
-#include "harness_paths.h"
 #include "gm_test.h"
 #include "harness_wire_case.h"
 

@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 #include "gm_case.h"
-#include "harness_run.h"
+#include "harness.h"
 
 /* Room for the longest bucket gm_bucket_write can write. */
 #define GM_BUCKET_MAX 192

@@ -26,7 +26,7 @@
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_oracle.h"
-#include "harness_run.h"
+#include "harness.h"
 
 typedef enum {
     GM_CLASS_STALE_TAIL,

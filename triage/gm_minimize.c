@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness_run.h"
+#include "harness.h"
 #include "gm_shrink.h"
 
 /* Fields with at most this many elements get every value move; larger

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_case.h"
 #include "gm_classify.h"
 #include "gm_error.h"

@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "gm_minimize.h"
-#include "harness_paths.h"
-#include "harness_replay.h"
+#include "harness.h"
 #include "gm_repro.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
@@ -60,7 +59,7 @@ static bool gm_promote_run(harness_backend *b, gm_promote_candidate *cand, gm_er
     return true;
 }
 
-/* The replay must give the recorded verdict and outputs (harness/harness_replay.h)
+/* The replay must give the recorded verdict and outputs (harness/harness.h)
  * and the recorded signature. */
 static bool gm_promote_check_replay(harness_backend *b, const char *path, gm_promote_candidate *cand,
                                     gm_error *err) {

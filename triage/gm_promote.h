@@ -20,11 +20,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_classify.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "harness_run.h"
 
 typedef struct {
     bool minimize;      /* minimize a reproducer that records minimized: false */

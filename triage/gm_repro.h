@@ -5,11 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_classify.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "harness_run.h"
 
 typedef struct {
     const char *found_by;   /* "libfuzzer", "afl++", "replay", "minimize" */

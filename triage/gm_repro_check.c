@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness_run.h"
+#include "harness.h"
 
 /* The recorded class names as a set; false when one is not a class. */
 static bool gm_repro_check_recorded_classes(const gm_repro *r, unsigned *mask, const char **bad) {

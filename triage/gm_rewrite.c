@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gm_classify.h"
-#include "harness_run.h"
+#include "harness.h"
 
 #define GM_REWRITE_NAME_MAX 40
 #define GM_REWRITE_VALUE_MAX 80

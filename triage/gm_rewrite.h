@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 #include "gm_json.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "harness_paths.h"
+#include "harness.h"
 #include "gm_repro_fields.h"
 #include "gm_rundir_bucket.h"
 #include "gm_rundir_campaign.h"

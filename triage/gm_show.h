@@ -19,7 +19,7 @@
 #include "gm_classify.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "harness_run.h"
+#include "harness.h"
 
 typedef struct {
     gm_buf_id buf;
