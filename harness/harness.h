@@ -286,10 +286,10 @@ void harness_paths_init(harness_paths *p);
 void harness_paths_free(harness_paths *p);
 
 /* Adds `path`: a file as it is, a folder's *.json files (recursively,
- * sorted by path; hidden names skipped; a symbolic link is taken when it
- * names a *.json file and never followed into a folder, so that a link
- * loop cannot hang the walk). A path that does not exist is an error
- * naming it. */
+ * sorted by path; hidden names skipped; a symbolic link met in the walk is
+ * taken when it names a *.json file and never followed into a folder, so
+ * that a link loop cannot hang the walk; `path` itself may be a link to a
+ * folder). A path that does not exist is an error naming it. */
 bool harness_paths_add(harness_paths *p, const char *path, gm_error *err);
 
 /* mkdir -p: creates `dir` and its missing parents; an existing folder is

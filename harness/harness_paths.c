@@ -54,12 +54,13 @@ static bool harness_paths_link_to_json(const FTSENT *e) {
     return harness_paths_is_json(e->fts_name) && stat(e->fts_path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The folder's *.json files, walked physically (fts: links are not
- * followed, so a link loop cannot hang the walk), hidden names skipped
+/* The folder's *.json files, walked physically (fts: links met in the walk
+ * are not followed, so a link loop cannot hang it; the folder itself may
+ * be named through a link, as `find -H` takes it), hidden names skipped
  * (., .., editors' temporaries), sorted by path. */
 static bool harness_paths_add_dir(harness_paths *p, const char *dir, gm_error *err) {
     char *roots[] = {(char *)dir, NULL};
-    FTS *walk = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+    FTS *walk = fts_open(roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR, NULL);
     if (walk == NULL) {
         return gm_error_set(err, GM_ERR_IO, "%s: cannot open folder: %s", dir, strerror(errno));
     }
