@@ -45,7 +45,11 @@
  * The reference side of a three-way run is named the same way
  * (`python:[MODULE][:FUNCTION]`, role legacy). */
 
-typedef enum { HARNESS_TARGET_BUILTIN, HARNESS_TARGET_LIB, HARNESS_TARGET_PYTHON } harness_target_kind;
+typedef enum {
+    HARNESS_TARGET_BUILTIN,
+    HARNESS_TARGET_LIB,
+    HARNESS_TARGET_PYTHON
+} harness_target_kind;
 
 /* The builtin backends, in the order of their names. */
 typedef enum {
@@ -64,12 +68,12 @@ typedef enum {
 
 typedef struct {
     harness_target_kind kind;
-    harness_backend_kind builtin;            /* builtin: which backend */
-    char path[HARNESS_TARGET_PATH_MAX];      /* lib: the library; python: MODULE ("" = sglang's) */
-    char function[HARNESS_TARGET_NAME_MAX];  /* python: FUNCTION ("" = the role's default) */
-    bool device_cpu;                         /* python: tensors on the CPU (--target-device cpu) */
-    double timeout_s;                        /* external: the limit of one call */
-    char hub[HARNESS_TARGET_NAME_MAX];       /* "": run here; else the target hub @hub runs it */
+    harness_backend_kind builtin;           /* builtin: which backend */
+    char path[HARNESS_TARGET_PATH_MAX];     /* lib: the library; python: MODULE ("" = sglang's) */
+    char function[HARNESS_TARGET_NAME_MAX]; /* python: FUNCTION ("" = the role's default) */
+    bool device_cpu;                        /* python: tensors on the CPU (--target-device cpu) */
+    double timeout_s;                       /* external: the limit of one call */
+    char hub[HARNESS_TARGET_NAME_MAX];      /* "": run here; else the target hub @hub runs it */
 } harness_target_spec;
 
 const char *harness_target_backend_name(harness_backend_kind kind);
@@ -180,8 +184,8 @@ void harness_run_result_free(harness_run_result *r);
 
 /* Runs both sides on `c` and judges them. False only when a side could not
  * run at all (memory, device): a mismatch is a successful run. */
-bool harness_run_case(harness_backend *b, const gm_case *c, gm_compare level,
-                      harness_run_result *r, gm_error *err);
+bool harness_run_case(harness_backend *b, const gm_case *c, gm_compare level, harness_run_result *r,
+                      gm_error *err);
 
 /* A three-way run (docs/TARGETS.md): as harness_run_case, and the legacy
  * sequence in real PyTorch (`legacy`, NULL: none) must agree with the C
@@ -303,7 +307,7 @@ bool harness_paths_make_dirs(const char *dir, gm_error *err);
  * hubs and waits for them with a client. */
 
 #define HARNESS_HUB_LANES_MAX 64
-#define HARNESS_HUB_LANES_DEFAULT 8 /* builtin targets */
+#define HARNESS_HUB_LANES_DEFAULT 8   /* builtin targets */
 #define HARNESS_HUB_SLOW_ROUND_S 1e-3 /* a round this long on the target counts as slow */
 
 /* Where a hub's time went (its log says it at the end). */
@@ -314,13 +318,13 @@ typedef struct {
     double answer_s;    /* encoding and sending the answers */
     double max_round_s; /* the slowest round on the target */
     uint64_t max_round_cases;
-    uint64_t slow_rounds; /* rounds of HARNESS_HUB_SLOW_ROUND_S or more on the target */
-    double slow_s;        /* and their time */
+    uint64_t slow_rounds;    /* rounds of HARNESS_HUB_SLOW_ROUND_S or more on the target */
+    double slow_s;           /* and their time */
     uint64_t blocks, pinned; /* clients' shared blocks mapped, and how many of them pinned */
     double enqueue_s, sync_s, pin_s; /* CUDA, shared blocks: enqueueing, waiting, pinning */
     uint64_t grows;                  /* device allocations for them */
-    uint64_t max_case_bytes; /* the largest case received, encoded */
-    uint64_t case_bytes;     /* all cases received, encoded */
+    uint64_t max_case_bytes;         /* the largest case received, encoded */
+    uint64_t case_bytes;             /* all cases received, encoded */
 } harness_hub_stats;
 
 /* Serves `spec` (its hub field empty) on @name until *stop is set (a

@@ -7,7 +7,8 @@
 
 /* Compares `other` with `first`; false with a message on a difference. */
 static bool harness_agree_pair(const gm_case *c, harness_backend *fb, const gm_outputs *first,
-                          harness_backend *ob, const gm_outputs *other, harness_agree_outcome *out) {
+                               harness_backend *ob, const gm_outputs *other,
+                               harness_agree_outcome *out) {
     char a[HARNESS_TARGET_PATH_MAX + 200], b[HARNESS_TARGET_PATH_MAX + 200];
     harness_target_format(harness_backend_spec(fb), a, sizeof a);
     harness_target_format(harness_backend_spec(ob), b, sizeof b);
@@ -33,7 +34,7 @@ static bool harness_agree_pair(const gm_case *c, harness_backend *fb, const gm_o
 }
 
 bool harness_agree_case(harness_backend *const *backends, size_t n, const gm_case *c,
-                   harness_agree_outcome *out, gm_error *err) {
+                        harness_agree_outcome *out, gm_error *err) {
     out->agreed = true;
     out->out_of_bounds = false;
     out->message[0] = '\0';

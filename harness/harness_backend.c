@@ -21,9 +21,9 @@
 
 struct harness_backend {
     harness_target_spec spec;
-    harness_worker *worker;     /* the GPU backends and lib: run in a worker process */
-    harness_pyworker *python;   /* python: */
-    harness_hub_client *hub;    /* any target, run by a target hub (spec.hub) */
+    harness_worker *worker;   /* the GPU backends and lib: run in a worker process */
+    harness_pyworker *python; /* python: */
+    harness_hub_client *hub;  /* any target, run by a target hub (spec.hub) */
     harness_pybatch *batch;
     harness_pycall_result *results;
     size_t results_cap;
@@ -32,7 +32,8 @@ struct harness_backend {
     char *crash_dir;
 };
 
-static bool harness_backend_alloc(const harness_target_spec *spec, harness_backend **out, gm_error *err) {
+static bool harness_backend_alloc(const harness_target_spec *spec, harness_backend **out,
+                                  gm_error *err) {
     *out = calloc(1, sizeof **out);
     if (*out == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory opening a backend");
@@ -66,7 +67,7 @@ static char *harness_backend_strdup(const char *s) {
 /* The reproducer's "target": the spec, its kind, and what the worker or
  * the library file says it is. */
 static bool harness_backend_record_identity(harness_backend *b, const gm_target_record *seen,
-                                       gm_error *err) {
+                                            gm_error *err) {
     char spec[HARNESS_TARGET_PATH_MAX + 200];
     harness_target_format(&b->spec, spec, sizeof spec);
     gm_target_record *t = &b->identity;
@@ -118,15 +119,16 @@ static bool harness_backend_open_hub(harness_backend *b, gm_error *err) {
     return !harness_target_is_external(&b->spec) || harness_backend_record_identity(b, seen, err);
 }
 
-bool harness_backend_open_target(const harness_target_spec *spec, harness_backend **out, gm_error *err) {
+bool harness_backend_open_target(const harness_target_spec *spec, harness_backend **out,
+                                 gm_error *err) {
     harness_backend *b = NULL;
     if (!harness_backend_alloc(spec, &b, err)) {
         return false;
     }
-    bool ok = spec->hub[0]                   ? harness_backend_open_hub(b, err)
+    bool ok = spec->hub[0]                          ? harness_backend_open_hub(b, err)
               : spec->kind == HARNESS_TARGET_PYTHON ? harness_backend_open_python(b, err)
-              : spec->kind == HARNESS_TARGET_LIB  ? harness_backend_open_lib(b, err)
-                                             : harness_backend_open_builtin(b, err);
+              : spec->kind == HARNESS_TARGET_LIB    ? harness_backend_open_lib(b, err)
+                                                    : harness_backend_open_builtin(b, err);
     if (!ok) {
         harness_backend_close(b);
         return false;
@@ -187,7 +189,7 @@ harness_backend_restarts harness_backend_restart_counts(const harness_backend *b
  * (no out-of-bounds access); when it is not, `out` keeps the model's
  * verdict, else `out` holds the prior contents for the target. */
 static bool harness_backend_model_says_safe(const gm_case *c, gm_outputs *model, gm_outputs *out,
-                                       gm_error *err, bool *safe) {
+                                            gm_error *err, bool *safe) {
     if (!gm_outputs_prepare(model, c, err) || !harness_backend_cpu_run(c, model, err)) {
         return false;
     }
@@ -199,7 +201,8 @@ static bool harness_backend_model_says_safe(const gm_case *c, gm_outputs *model,
 /* A target that returned buffers other than the fused model's (SPEC
  * section 3) deviates, whatever the reference says: a class cannot cover
  * it (docs/TARGETS.md). */
-static void harness_backend_check_deviation(const gm_case *c, const gm_outputs *model, gm_outputs *out) {
+static void harness_backend_check_deviation(const gm_case *c, const gm_outputs *model,
+                                            gm_outputs *out) {
     gm_verdict v;
     gm_oracle_compare_buffers(c, model, out, GM_COMPARE_STRICT, &v);
     if (v.status == GM_STATUS_MISMATCH) {
@@ -218,10 +221,10 @@ static void harness_backend_check_deviation(const gm_case *c, const gm_outputs *
 /* A target's failure on `c` as the fused side's error; the case is saved
  * first when the worker died or hung. */
 static void harness_backend_target_failed(harness_backend *b, const gm_case *c, gm_outputs *out,
-                                     const harness_pycall_result *res) {
+                                          const harness_pycall_result *res) {
     const char *prefix = res->status == HARNESS_PYCALL_RAISED ? GM_TARGET_RAISED_PREFIX
                          : res->status == HARNESS_PYCALL_HUNG ? GM_TARGET_HUNG_PREFIX
-                                                         : GM_TARGET_CRASHED_PREFIX;
+                                                              : GM_TARGET_CRASHED_PREFIX;
     char saved[1200] = "";
     if (res->status != HARNESS_PYCALL_RAISED && b->crash_dir != NULL) {
         char path[1024];
@@ -250,20 +253,21 @@ static bool harness_backend_results_room(harness_backend *b, size_t n, gm_error 
 
 /* One call on the lib: worker, as a python call's result. */
 static void harness_backend_lib_call(harness_backend *b, const gm_case *c, gm_outputs *out,
-                                harness_pycall_result *res) {
-    harness_worker_status s = harness_worker_call(b->worker, c, out, res->message, sizeof res->message);
+                                     harness_pycall_result *res) {
+    harness_worker_status s =
+        harness_worker_call(b->worker, c, out, res->message, sizeof res->message);
     res->status = s == HARNESS_WORKER_OK     ? HARNESS_PYCALL_RETURNED
                   : s == HARNESS_WORKER_HUNG ? HARNESS_PYCALL_HUNG
-                                        : HARNESS_PYCALL_CRASHED;
+                                             : HARNESS_PYCALL_CRASHED;
 }
 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
-                                      gm_outputs *outs, size_t n, gm_error *err);
+                                           gm_outputs *outs, size_t n, gm_error *err);
 
 /* A batch that crashed or hung: which case did it? Each again, alone. */
 static bool harness_backend_external_bisect(harness_backend *b, const gm_case *const *cases,
-                                       gm_outputs *outs, const size_t *sent, size_t n_sent,
-                                       gm_error *err) {
+                                            gm_outputs *outs, const size_t *sent, size_t n_sent,
+                                            gm_error *err) {
     for (size_t k = 0; k < n_sent; k++) {
         size_t i = sent[k];
         if (!harness_backend_external_batch(b, &cases[i], &outs[i], 1, err)) {
@@ -274,9 +278,9 @@ static bool harness_backend_external_bisect(harness_backend *b, const gm_case *c
 }
 
 /* The cases `sent` (indices into cases/outs) in one batch to the hub. */
-static bool harness_backend_hub_send(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
-                                const size_t *sent, size_t n_sent, harness_pycall_result *results,
-                                gm_error *err) {
+static bool harness_backend_hub_send(harness_backend *b, const gm_case *const *cases,
+                                     gm_outputs *outs, const size_t *sent, size_t n_sent,
+                                     harness_pycall_result *results, gm_error *err) {
     const gm_case **picked = malloc((n_sent ? n_sent : 1) * sizeof *picked);
     gm_outputs **into = malloc((n_sent ? n_sent : 1) * sizeof *into);
     bool ok = picked != NULL && into != NULL;
@@ -295,8 +299,8 @@ static bool harness_backend_hub_send(harness_backend *b, const gm_case *const *c
  * python: worker, one call each for a lib: worker; b->results[k] for the
  * k-th. */
 static bool harness_backend_external_send(harness_backend *b, const gm_case *const *cases,
-                                     gm_outputs *outs, const size_t *sent, size_t n_sent,
-                                     gm_error *err) {
+                                          gm_outputs *outs, const size_t *sent, size_t n_sent,
+                                          gm_error *err) {
     if (b->hub != NULL) {
         return harness_backend_hub_send(b, cases, outs, sent, n_sent, b->results, err);
     }
@@ -315,8 +319,8 @@ static bool harness_backend_external_send(harness_backend *b, const gm_case *con
 
 /* What each sent case's result means for its fused outputs. */
 static void harness_backend_external_judge(harness_backend *b, const gm_case *const *cases,
-                                      gm_outputs *outs, const gm_outputs *models,
-                                      const size_t *sent, size_t n_sent) {
+                                           gm_outputs *outs, const gm_outputs *models,
+                                           const size_t *sent, size_t n_sent) {
     for (size_t k = 0; k < n_sent; k++) {
         size_t i = sent[k];
         if (b->results[k].status != HARNESS_PYCALL_RETURNED) {
@@ -328,7 +332,7 @@ static void harness_backend_external_judge(harness_backend *b, const gm_case *co
 }
 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
-                                      gm_outputs *outs, size_t n, gm_error *err) {
+                                           gm_outputs *outs, size_t n, gm_error *err) {
     size_t *sent = calloc(n ? n : 1, sizeof *sent), n_sent = 0;
     gm_outputs *models = calloc(n ? n : 1, sizeof *models);
     bool ok = sent != NULL && models != NULL && harness_backend_results_room(b, n, err);
@@ -362,8 +366,8 @@ static bool harness_backend_external_batch(harness_backend *b, const gm_case *co
 
 /* A builtin backend's cases on the hub: its failure on a case is the
  * failure of the run, the case saved first, as a worker of our own does. */
-static bool harness_backend_hub_builtin(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
-                                   size_t n, gm_error *err) {
+static bool harness_backend_hub_builtin(harness_backend *b, const gm_case *const *cases,
+                                        gm_outputs *outs, size_t n, gm_error *err) {
     size_t *all = calloc(n ? n : 1, sizeof *all);
     bool ok = all != NULL && harness_backend_results_room(b, n, err);
     for (size_t i = 0; ok && i < n; i++) {
@@ -376,8 +380,8 @@ static bool harness_backend_hub_builtin(harness_backend *b, const gm_case *const
             char saved[1200] = "case not saved (no crash folder)", path[1024];
             gm_error save_err = {0};
             if (b->crash_dir != NULL) {
-                bool done = harness_crash_save(b->crash_dir, cases[i], b->results[i].message,
-                                                  path, sizeof path, &save_err);
+                bool done = harness_crash_save(b->crash_dir, cases[i], b->results[i].message, path,
+                                               sizeof path, &save_err);
                 snprintf(saved, sizeof saved, done ? "case saved to %s" : "case NOT saved: %s",
                          done ? path : save_err.msg);
             }
@@ -402,8 +406,8 @@ bool harness_backend_run(harness_backend *b, const gm_case *c, gm_outputs *out, 
     return gm_outputs_prepare(out, c, err) && harness_backend_cpu_run(c, out, err);
 }
 
-bool harness_backend_run_batch(harness_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
-                          gm_error *err) {
+bool harness_backend_run_batch(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
+                               size_t n, gm_error *err) {
     if (harness_target_is_external(&b->spec)) {
         return harness_backend_external_batch(b, cases, outs, n, err);
     }
@@ -418,8 +422,8 @@ bool harness_backend_run_batch(harness_backend *b, const gm_case *const *cases, 
     return true;
 }
 
-bool harness_backend_run_raw(harness_backend *b, const gm_case *const *cases, gm_outputs *outs, size_t n,
-                        harness_pycall_result *results, gm_error *err) {
+bool harness_backend_run_raw(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
+                             size_t n, harness_pycall_result *results, gm_error *err) {
     if (harness_target_is_external(&b->spec)) {
         size_t *all = calloc(n ? n : 1, sizeof *all);
         bool ok = all != NULL && harness_backend_results_room(b, n, err);
@@ -445,4 +449,3 @@ bool harness_backend_run_raw(harness_backend *b, const gm_case *const *cases, gm
     }
     return true;
 }
-

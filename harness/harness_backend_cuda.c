@@ -79,7 +79,7 @@ void harness_backend_cuda_close(harness_backend_cuda *cu) {
 
 /* One eager launch (cuda, cuda-raw): upload, launch, download. */
 static cudaError_t harness_backend_cuda_eager(harness_backend_cuda *cu, fused_params *host,
-                                         fused_cuda_status *seen) {
+                                              fused_cuda_status *seen) {
     cudaError_t e = harness_cuda_arena_reserve(&cu->arena, harness_cuda_arena_need(host));
     fused_params dev = *host; /* device pointers once uploaded */
     fused_cuda_status *status = NULL;
@@ -118,7 +118,7 @@ static void harness_backend_cuda_report_oob(const fused_cuda_status *s, gm_outpu
 }
 
 bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_outputs *out,
-                         gm_error *err) {
+                              gm_error *err) {
     fused_params host;
     harness_launch_params(c, out, &host);
     if (host.bs <= 0) {
@@ -157,7 +157,8 @@ static cudaError_t harness_backend_cuda_block_room(harness_backend_cuda *cu, siz
     cudaFree(cu->block_dev);
     cu->block_dev = NULL;
     cu->block_dev_size = 0;
-    size_t size = bytes * 2 > HARNESS_BACKEND_CUDA_BLOCK_MIN ? bytes * 2 : HARNESS_BACKEND_CUDA_BLOCK_MIN;
+    size_t size =
+        bytes * 2 > HARNESS_BACKEND_CUDA_BLOCK_MIN ? bytes * 2 : HARNESS_BACKEND_CUDA_BLOCK_MIN;
     cudaError_t e = cudaMalloc((void **)&cu->block_dev, size);
     if (e == cudaSuccess) {
         cu->block_dev_size = size;
@@ -168,9 +169,10 @@ static cudaError_t harness_backend_cuda_block_room(harness_backend_cuda *cu, siz
 
 /* Enqueues the block's launches on the device copy of [lo, hi), each
  * one's outputs back into the block. */
-static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu, unsigned char *block,
-                                                 const harness_layout_launch *launches, size_t n,
-                                                 size_t lo, size_t hi) {
+static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu,
+                                                      unsigned char *block,
+                                                      const harness_layout_launch *launches,
+                                                      size_t n, size_t lo, size_t hi) {
     cudaError_t e = harness_backend_cuda_block_room(cu, hi - lo);
     const uintptr_t dev = (uintptr_t)cu->block_dev - lo; /* where offset 0 would be */
     if (e == cudaSuccess) {
@@ -192,8 +194,8 @@ static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu, 
 }
 
 bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *block,
-                               const harness_layout_launch *launches, size_t n, char *errors,
-                               size_t error_size, gm_error *err) {
+                                    const harness_layout_launch *launches, size_t n, char *errors,
+                                    size_t error_size, gm_error *err) {
     if (cu->mode == HARNESS_CUDA_GRAPH) {
         return gm_error_set(err, GM_ERR_USAGE, "backend cuda-graph: no shared blocks");
     }
@@ -243,7 +245,9 @@ void harness_backend_cuda_unpin(harness_backend_cuda *cu, void *block) {
     cu->times.pin_s += harness_backend_cuda_now() - t0;
 }
 
-harness_backend_cuda_times harness_backend_cuda_times_of(const harness_backend_cuda *cu) { return cu->times; }
+harness_backend_cuda_times harness_backend_cuda_times_of(const harness_backend_cuda *cu) {
+    return cu->times;
+}
 
 _Static_assert(sizeof(fused_cuda_status) <= HARNESS_LAYOUT_STATUS_BYTES,
                "a laid-out launch's status slot holds the checked kernel's record");

@@ -30,7 +30,8 @@ typedef enum {
 typedef struct harness_backend_cuda harness_backend_cuda;
 bool harness_backend_cuda_open(harness_cuda_mode mode, harness_backend_cuda **out, gm_error *err);
 void harness_backend_cuda_close(harness_backend_cuda *cu);
-bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_outputs *out, gm_error *err);
+bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_outputs *out,
+                              gm_error *err);
 
 /* The launches of a job's shared block (harness_layout.h; cuda and cuda-raw
  * only): the block's bytes they span go up in one copy, each launch runs
@@ -38,8 +39,8 @@ bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_out
  * synchronization ends it all. errors[i * error_size] receives what launch
  * i reported ("out_of_bounds: ..."), "" for nothing. */
 bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *block,
-                               const harness_layout_launch *launches, size_t n, char *errors,
-                               size_t error_size, gm_error *err);
+                                    const harness_layout_launch *launches, size_t n, char *errors,
+                                    size_t error_size, gm_error *err);
 
 /* Where a CUDA backend's shared-block time went. */
 typedef struct {

@@ -5,13 +5,15 @@
 bool harness_backend_cuda_open(harness_cuda_mode mode, harness_backend_cuda **out, gm_error *err) {
     (void)mode;
     *out = NULL;
-    return gm_error_set(err, GM_ERR_DEVICE,
-                        "backend cuda: this gmfuzz was built without CUDA (no nvcc at configure time)");
+    return gm_error_set(
+        err, GM_ERR_DEVICE,
+        "backend cuda: this gmfuzz was built without CUDA (no nvcc at configure time)");
 }
 
 void harness_backend_cuda_close(harness_backend_cuda *cu) { (void)cu; }
 
-bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_outputs *out, gm_error *err) {
+bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_outputs *out,
+                              gm_error *err) {
     (void)cu;
     (void)c;
     (void)out;
@@ -19,8 +21,8 @@ bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_out
 }
 
 bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *block,
-                               const harness_layout_launch *launches, size_t n, char *errors,
-                               size_t error_size, gm_error *err) {
+                                    const harness_layout_launch *launches, size_t n, char *errors,
+                                    size_t error_size, gm_error *err) {
     (void)cu;
     (void)block;
     (void)launches;

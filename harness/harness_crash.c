@@ -8,7 +8,7 @@
 #include "harness.h"
 
 bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
-                           size_t path_size, gm_error *err) {
+                        size_t path_size, gm_error *err) {
     static const char *const prefix = "device-error";
     if (!harness_paths_make_dirs(dir, err)) {
         return false;

@@ -14,6 +14,6 @@
  * device-error-<time>-<pid>-<k>.json in `dir` (created); `path` receives
  * its name. */
 bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
-                   size_t path_size, gm_error *err);
+                        size_t path_size, gm_error *err);
 
 #endif

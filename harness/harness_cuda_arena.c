@@ -39,7 +39,7 @@ void harness_cuda_arena_forget(harness_cuda_arena *a) {
 }
 
 void harness_cuda_arena_upload(harness_cuda_arena *a, const fused_params *h, fused_params *d,
-                          fused_cuda_status **status, cudaStream_t s, cudaError_t *e) {
+                               fused_cuda_status **status, cudaStream_t s, cudaError_t *e) {
     harness_layout_span span;
     harness_layout_place(h, a->mirror, 0, (uintptr_t)a->base, d, &span);
     a->outputs_at = span.outputs_at;
@@ -53,8 +53,8 @@ void harness_cuda_arena_upload(harness_cuda_arena *a, const fused_params *h, fus
 
 /* Notes that `count` elements of `size` bytes at device address `dev` go
  * to `host` once the download is in. */
-static void harness_cuda_arena_fetch(harness_cuda_arena *a, void *host, const void *dev, size_t count,
-                                size_t size) {
+static void harness_cuda_arena_fetch(harness_cuda_arena *a, void *host, const void *dev,
+                                     size_t count, size_t size) {
     if (host != NULL && count > 0 && a->n_fetch < HARNESS_CUDA_ARENA_FETCHES) {
         size_t offset = (size_t)((const unsigned char *)dev - a->base);
         a->fetch[a->n_fetch++] = (harness_cuda_arena_fetch_t){host, offset, count * size};
@@ -62,7 +62,7 @@ static void harness_cuda_arena_fetch(harness_cuda_arena *a, void *host, const vo
 }
 
 void harness_cuda_arena_download(harness_cuda_arena *a, const fused_params *d, fused_params *h,
-                            fused_cuda_status *seen, cudaStream_t s, cudaError_t *e) {
+                                 fused_cuda_status *seen, cudaStream_t s, cudaError_t *e) {
     size_t bs = (size_t)h->bs, cells = bs * (size_t)h->page_table_stride;
     a->n_fetch = 0;
     harness_cuda_arena_fetch(a, h->cache_seqlens, d->cache_seqlens, bs, 4);

@@ -55,13 +55,13 @@ void harness_cuda_arena_forget(harness_cuda_arena *a);
  * with device pointers) and the status record. The first error sticks in
  * *e. */
 void harness_cuda_arena_upload(harness_cuda_arena *a, const fused_params *host, fused_params *dev,
-                          fused_cuda_status **status, cudaStream_t stream, cudaError_t *e);
+                               fused_cuda_status **status, cudaStream_t stream, cudaError_t *e);
 
 /* Enqueues the download of the output buffers (and the status record,
  * into `seen` when not NULL) into the mirror; harness_cuda_arena_unpack, after
  * the stream is synchronized, copies them into `host`'s buffers. */
 void harness_cuda_arena_download(harness_cuda_arena *a, const fused_params *dev, fused_params *host,
-                            fused_cuda_status *seen, cudaStream_t stream, cudaError_t *e);
+                                 fused_cuda_status *seen, cudaStream_t stream, cudaError_t *e);
 void harness_cuda_arena_unpack(harness_cuda_arena *a);
 
 #endif

@@ -9,15 +9,25 @@ static void harness_cuda_graphs_key(const fused_params *p, int64_t key[HARNESS_C
                             (p->qlens != NULL) << 2 | (p->cu_seqlens_q != NULL) << 3 |
                             (p->swa_page_table != NULL) << 4 | (p->swa_out_cache_loc != NULL) << 5;
     const int64_t k[HARNESS_CUDA_GRAPHS_KEY] = {
-        p->bs,        p->req_to_token_rows, p->req_to_token_stride, p->swa_mapping_len,
-        p->n_out,     p->out_len,           p->page_table_stride,   p->max_seq_pages,
-        p->page_size, p->seqlen_offset,     p->q_stride,            (int64_t)p->q_mode,
+        p->bs,
+        p->req_to_token_rows,
+        p->req_to_token_stride,
+        p->swa_mapping_len,
+        p->n_out,
+        p->out_len,
+        p->page_table_stride,
+        p->max_seq_pages,
+        p->page_size,
+        p->seqlen_offset,
+        p->q_stride,
+        (int64_t)p->q_mode,
         present,
     };
     memcpy(key, k, sizeof k);
 }
 
-static harness_cuda_graph_entry *harness_cuda_graphs_find(harness_cuda_graphs *g, const int64_t *key) {
+static harness_cuda_graph_entry *harness_cuda_graphs_find(harness_cuda_graphs *g,
+                                                          const int64_t *key) {
     for (int i = 0; i < HARNESS_CUDA_GRAPHS_SLOTS; i++) {
         harness_cuda_graph_entry *s = &g->slots[i];
         if (s->used && memcmp(s->key, key, sizeof s->key) == 0) {
@@ -47,7 +57,7 @@ static harness_cuda_graph_entry *harness_cuda_graphs_evict(harness_cuda_graphs *
 
 /* Records the status reset and the launch on `stream` into a graph. */
 static cudaError_t harness_cuda_graphs_capture(harness_cuda_graph_entry *s, const fused_params *dev,
-                                          fused_cuda_status *status, cudaStream_t stream) {
+                                               fused_cuda_status *status, cudaStream_t stream) {
     cudaError_t e = cudaStreamSynchronize(stream); /* uploads done before capturing */
     if (e != cudaSuccess) {
         return e;
@@ -70,7 +80,7 @@ static cudaError_t harness_cuda_graphs_capture(harness_cuda_graph_entry *s, cons
 }
 
 cudaError_t harness_cuda_graphs_run(harness_cuda_graphs *g, fused_params *host, cudaStream_t stream,
-                               fused_cuda_status *seen, harness_cuda_arena **arena) {
+                                    fused_cuda_status *seen, harness_cuda_arena **arena) {
     int64_t key[HARNESS_CUDA_GRAPHS_KEY];
     harness_cuda_graphs_key(host, key);
     harness_cuda_graph_entry *s = harness_cuda_graphs_find(g, key);

@@ -41,7 +41,7 @@ typedef struct {
  * and of the status record. The caller synchronises `stream`, then calls
  * harness_cuda_arena_unpack(*arena) to fill `host`'s outputs and *seen. */
 cudaError_t harness_cuda_graphs_run(harness_cuda_graphs *g, fused_params *host, cudaStream_t stream,
-                               fused_cuda_status *seen, harness_cuda_arena **arena);
+                                    fused_cuda_status *seen, harness_cuda_arena **arena);
 
 void harness_cuda_graphs_release(harness_cuda_graphs *g);
 /* Forgets every graph and buffer without freeing (context destroyed). */

@@ -20,7 +20,9 @@ int64_t harness_gen_range(harness_gen *g, int64_t lo, int64_t hi) {
     return (int64_t)((uint64_t)lo + r);
 }
 
-static bool harness_gen_chance(harness_gen *g, int percent) { return harness_gen_range(g, 0, 99) < percent; }
+static bool harness_gen_chance(harness_gen *g, int percent) {
+    return harness_gen_range(g, 0, 99) < percent;
+}
 
 /* Budgets of the big shapes, in elements: the CPU side costs O(elements),
  * so a tall batch has few pages and a wide page table few rows. */
@@ -31,7 +33,7 @@ static bool harness_gen_chance(harness_gen *g, int percent) { return harness_gen
 static int32_t harness_gen_page_size(harness_gen *g) {
     static const int32_t sizes[] = {1, 2, 3, 16, 64, 128, 4, 8, 32, 256};
     int64_t pick = harness_gen_range(g, 0, 99);
-    return pick < 80 ? sizes[harness_gen_range(g, 0, 5)]
+    return pick < 80   ? sizes[harness_gen_range(g, 0, 5)]
            : pick < 90 ? sizes[harness_gen_range(g, 6, 9)]
                        : (int32_t)harness_gen_range(g, 1, 256);
 }
@@ -66,12 +68,14 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c) {
         int64_t room = HARNESS_GEN_CELLS / (int64_t)c->bs;
         harness_gen_pages(g, c, harness_gen_range(g, 1, room < 16 ? room : 16));
     } else if (shape < 6) { /* wide page table */
-        c->page_size = harness_gen_chance(g, 70) ? (int32_t)harness_gen_range(g, 1, 2) : harness_gen_page_size(g);
+        c->page_size = harness_gen_chance(g, 70) ? (int32_t)harness_gen_range(g, 1, 2)
+                                                 : harness_gen_page_size(g);
         int64_t most = HARNESS_GEN_TOKENS / 2 / c->page_size; /* pages; a pool of 2 rows at least */
         most = most < 16384 ? most : 16384;
         int64_t pages = harness_gen_edge(g, 9, 14, most < 513 ? most : 513, most);
         harness_gen_pages(g, c, pages);
-        c->bs = (size_t)harness_gen_range(g, 1, HARNESS_GEN_CELLS / pages < 16 ? HARNESS_GEN_CELLS / pages : 16);
+        c->bs = (size_t)harness_gen_range(
+            g, 1, HARNESS_GEN_CELLS / pages < 16 ? HARNESS_GEN_CELLS / pages : 16);
     } else {
         c->page_size = harness_gen_page_size(g);
         c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
@@ -86,8 +90,9 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c) {
 
 static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) {
     for (size_t k = 0; k < c->pool * c->width; k++) {
-        c->req_to_token[k] = harness_gen_chance(g, 5) ? (int32_t)harness_gen_range(g, -3, -1)
-                                                 : (int32_t)harness_gen_range(g, 0, mapping_len - 2);
+        c->req_to_token[k] = harness_gen_chance(g, 5)
+                                 ? (int32_t)harness_gen_range(g, -3, -1)
+                                 : (int32_t)harness_gen_range(g, 0, mapping_len - 2);
     }
 }
 
@@ -115,7 +120,7 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
     }
     for (size_t k = 0; k < c->swa.mapping_len; k++) {
         c->swa.mapping[k] = harness_gen_chance(g, 3) ? ((int64_t)1 << 40) + (int64_t)k
-                                                : harness_gen_range(g, 0, 100000);
+                                                     : harness_gen_range(g, 0, 100000);
     }
     c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
     c->swa.page_table = harness_gen_chance(g, 80);
@@ -124,20 +129,23 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
      * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
      * just below, at or just above it or anywhere up to 4200 */
     bool tiles = harness_gen_chance(g, 10);
-    c->swa.out_len = tiles ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
-                           : (size_t)harness_gen_range(g, 0, 1100);
+    c->swa.out_len = tiles
+                         ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
+                         : (size_t)harness_gen_range(g, 0, 1100);
     if (!harness_gen_chance(g, 80)) {
         return true; /* no out_cache_loc this step */
     }
-    c->swa.n_out = !tiles                ? (size_t)harness_gen_range(g, 0, 1200)
-                   : harness_gen_chance(g, 50) ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
-                                          : (size_t)harness_gen_range(g, 0, 4200);
+    c->swa.n_out = !tiles ? (size_t)harness_gen_range(g, 0, 1200)
+                   : harness_gen_chance(g, 50)
+                       ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
+                       : (size_t)harness_gen_range(g, 0, 4200);
     c->swa.out_cache_loc = malloc((c->swa.n_out + 1) * sizeof(int64_t));
     if (c->swa.out_cache_loc == NULL) {
         return false;
     }
     for (size_t t = 0; t < c->swa.n_out; t++) {
-        c->swa.out_cache_loc[t] = harness_gen_chance(g, 10) ? -1 : harness_gen_range(g, 0, mapping_len - 1);
+        c->swa.out_cache_loc[t] =
+            harness_gen_chance(g, 10) ? -1 : harness_gen_range(g, 0, mapping_len - 1);
     }
     return true;
 }
@@ -150,8 +158,7 @@ bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
     c->seq_lens = malloc(c->bs * sizeof(int64_t));
     c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
     c->qlens = malloc(c->bs * sizeof(int32_t));
-    if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu ||
-        !c->qlens) {
+    if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
     }
     harness_gen_tokens(g, c, mapping_len);

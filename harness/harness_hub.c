@@ -96,7 +96,7 @@ typedef struct {
     bool device_broken;    /* a CUDA error: the hub ends after answering */
     int listen_fd;
     int fds[HARNESS_HUB_CLIENTS_MAX];
-    bool asked[HARNESS_HUB_CLIENTS_MAX]; /* sent a batch this round (an empty one too) */
+    bool asked[HARNESS_HUB_CLIENTS_MAX];  /* sent a batch this round (an empty one too) */
     bool placed[HARNESS_HUB_CLIENTS_MAX]; /* ... and it was a PLACED one */
     harness_hub_share shares[HARNESS_HUB_CLIENTS_MAX];
     size_t n_clients;
@@ -220,7 +220,8 @@ static void harness_hub_drop_client(harness_hub *h, size_t k) {
 }
 
 /* SHARE: client k's block (a memfd) replaces the one it had. */
-static bool harness_hub_take_share(harness_hub *h, size_t k, const char *payload, size_t len, int fd) {
+static bool harness_hub_take_share(harness_hub *h, size_t k, const char *payload, size_t len,
+                                   int fd) {
     uint64_t size = 0;
     if (fd < 0 || !harness_hub_wire_read_share(payload, len, &size) || size == 0 ||
         size > ((uint64_t)1 << 40)) {
@@ -298,7 +299,8 @@ static void harness_hub_accept(harness_hub *h) {
     while (k < h->n_clients && h->fds[k] >= 0) {
         k++;
     }
-    if (k == HARNESS_HUB_CLIENTS_MAX || !harness_wire_send(fd, HARNESS_WIRE_HELLO, h->hello, h->hello_len)) {
+    if (k == HARNESS_HUB_CLIENTS_MAX ||
+        !harness_wire_send(fd, HARNESS_WIRE_HELLO, h->hello, h->hello_len)) {
         close(fd);
         return;
     }
@@ -364,7 +366,7 @@ static void harness_hub_run_share(harness_hub *h, size_t first, size_t end) {
     for (size_t i = first; i < end && !h->device_broken; i += 64) {
         size_t n = end - i < 64 ? end - i : 64;
         if (!harness_backend_cuda_run_block(h->cuda, sh->base, &r->launches[i], n, errors[0],
-                                       HARNESS_HUB_ERROR_MAX, &e)) {
+                                            HARNESS_HUB_ERROR_MAX, &e)) {
             h->device_broken = true;
             break;
         }
@@ -449,11 +451,11 @@ static bool harness_hub_run_round(harness_hub *h, gm_error *err) {
         }
         h->asked[k] = false;
         harness_backend_restarts mine = (int)k == blamed ? caused : (harness_backend_restarts){0};
-        bool sent = h->placed[k] ? harness_hub_wire_send_placed_answers(h->fds[k], r->answers,
-                                                                   r->placed_owner, r->n_placed,
-                                                                   (int)k, mine)
-                                 : harness_hub_wire_send_answers(h->fds[k], r->results, r->outs,
-                                                            r->owner, r->n, (int)k, mine);
+        bool sent = h->placed[k]
+                        ? harness_hub_wire_send_placed_answers(
+                              h->fds[k], r->answers, r->placed_owner, r->n_placed, (int)k, mine)
+                        : harness_hub_wire_send_answers(h->fds[k], r->results, r->outs, r->owner,
+                                                        r->n, (int)k, mine);
         if (!sent) {
             harness_hub_drop_client(h, k);
         }
@@ -593,7 +595,8 @@ static void harness_hub_add_stats(harness_hub_stats *sum, const harness_hub_stat
 }
 
 /* Runs lanes 1..n-1 in threads and lane 0 here; the first failure wins. */
-static bool harness_hub_run_lanes(harness_hub *lanes, int n, harness_hub_stats *stats, gm_error *err) {
+static bool harness_hub_run_lanes(harness_hub *lanes, int n, harness_hub_stats *stats,
+                                  gm_error *err) {
     pthread_t threads[HARNESS_HUB_LANES_MAX];
     int started = 1;
     for (int k = 1; k < n; k++) {
@@ -617,11 +620,12 @@ static bool harness_hub_run_lanes(harness_hub *lanes, int n, harness_hub_stats *
 }
 
 bool harness_hub_serve(const harness_target_spec *spec, const char *name, int lanes,
-                  volatile sig_atomic_t *stop, pid_t parent, harness_hub_stats *stats,
-                  gm_error *err) {
-    int n = harness_hub_in_process(spec) ? (lanes < 1 ? 1 : lanes > HARNESS_HUB_LANES_MAX ? HARNESS_HUB_LANES_MAX
-                                                                                 : lanes)
-                                    : 1;
+                       volatile sig_atomic_t *stop, pid_t parent, harness_hub_stats *stats,
+                       gm_error *err) {
+    int n = harness_hub_in_process(spec) ? (lanes < 1                       ? 1
+                                            : lanes > HARNESS_HUB_LANES_MAX ? HARNESS_HUB_LANES_MAX
+                                                                            : lanes)
+                                         : 1;
     harness_hub_shared sh = {.listen_fd = -1, .stop = stop, .parent = parent};
     atomic_init(&sh.ended, false);
     harness_hub *h = calloc((size_t)n, sizeof *h);
@@ -641,9 +645,10 @@ bool harness_hub_serve(const harness_target_spec *spec, const char *name, int la
     for (int k = 0; ok && k < n; k++) {
         ok = harness_hub_open_lane(&h[k], spec, err);
     }
-    ok = ok && harness_hub_wire_hello(h[0].backend ? harness_backend_identity(h[0].backend) : NULL,
-                                 harness_hub_takes_placed(spec) ? HARNESS_HUB_TAKES_PLACED : 0u,
-                                 &sh.hello, &sh.hello_len, err);
+    ok =
+        ok && harness_hub_wire_hello(h[0].backend ? harness_backend_identity(h[0].backend) : NULL,
+                                     harness_hub_takes_placed(spec) ? HARNESS_HUB_TAKES_PLACED : 0u,
+                                     &sh.hello, &sh.hello_len, err);
     ok = ok && harness_hub_run_lanes(h, n, stats, err);
     for (int k = 0; k < n; k++) {
         harness_hub_close_lane(&h[k]);

@@ -45,8 +45,8 @@ static bool harness_hub_client_hello(harness_hub_client *c, gm_error *err) {
     ok = ok ? harness_hub_wire_read_hello(payload, len, &c->has_identity, &c->identity, &flags, err)
             : gm_error_set(err, GM_ERR_DEVICE, "target hub @%s closed before its HELLO", c->name);
     free(payload);
-    c->takes_placed = ok && (flags & HARNESS_HUB_TAKES_PLACED) != 0 &&
-                      getenv("GMFUZZ_HUB_NO_SHARE") == NULL;
+    c->takes_placed =
+        ok && (flags & HARNESS_HUB_TAKES_PLACED) != 0 && getenv("GMFUZZ_HUB_NO_SHARE") == NULL;
     return ok;
 }
 
@@ -132,11 +132,14 @@ const gm_target_record *harness_hub_client_identity(const harness_hub_client *c)
     return c->has_identity ? &c->identity : NULL;
 }
 
-harness_backend_restarts harness_hub_client_restarts(const harness_hub_client *c) { return c->restarts; }
+harness_backend_restarts harness_hub_client_restarts(const harness_hub_client *c) {
+    return c->restarts;
+}
 
 /* The hub died with the batch: every case of it crashed the target, as
  * far as this client can tell (the caller bisects and saves). */
-static void harness_hub_client_lost(harness_hub_client *c, harness_pycall_result *results, size_t n) {
+static void harness_hub_client_lost(harness_hub_client *c, harness_pycall_result *results,
+                                    size_t n) {
     harness_hub_client_disconnect(c);
     c->restarts.crashed++;
     for (size_t i = 0; i < n; i++) {
@@ -176,7 +179,8 @@ static bool harness_hub_client_share(harness_hub_client *c, size_t need, gm_erro
     }
     if (!c->shared) {
         uint64_t size = c->block.size;
-        c->shared = harness_wire_send_fd(c->fd, HARNESS_WIRE_SHARE, &size, sizeof size, c->block_fd);
+        c->shared =
+            harness_wire_send_fd(c->fd, HARNESS_WIRE_SHARE, &size, sizeof size, c->block_fd);
     }
     return true;
 }
@@ -184,8 +188,9 @@ static bool harness_hub_client_share(harness_hub_client *c, size_t need, gm_erro
 /* Reads the hub's PLACED_ANSWERS into results and, for the launches that
  * returned, the outputs from the block into outs. */
 static bool harness_hub_client_take_answers(harness_hub_client *c, const fused_params *host,
-                                       const harness_layout_launch *launches, gm_outputs *const *outs,
-                                       size_t n, harness_pycall_result *results, gm_error *err) {
+                                            const harness_layout_launch *launches,
+                                            gm_outputs *const *outs, size_t n,
+                                            harness_pycall_result *results, gm_error *err) {
     harness_hub_placed_answer *answers = malloc((n ? n : 1) * sizeof *answers);
     harness_wire_type type = HARNESS_WIRE_STOP;
     char *payload = NULL;
@@ -193,8 +198,8 @@ static bool harness_hub_client_take_answers(harness_hub_client *c, const fused_p
     if (answers == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory for %zu answers", n);
     }
-    bool answered = harness_wire_receive(c->fd, &type, &payload, &len) &&
-                    type == HARNESS_WIRE_PLACED_ANSWERS;
+    bool answered =
+        harness_wire_receive(c->fd, &type, &payload, &len) && type == HARNESS_WIRE_PLACED_ANSWERS;
     harness_backend_restarts caused = {0};
     bool ok = true;
     if (answered) {
@@ -221,8 +226,8 @@ static bool harness_hub_client_take_answers(harness_hub_client *c, const fused_p
 /* The cases laid out in the shared block, one PLACED message, the outputs
  * read back in place: no case crosses the socket. */
 static bool harness_hub_client_call_placed(harness_hub_client *c, const gm_case *const *cases,
-                                      gm_outputs *const *outs, size_t n,
-                                      harness_pycall_result *results, gm_error *err) {
+                                           gm_outputs *const *outs, size_t n,
+                                           harness_pycall_result *results, gm_error *err) {
     fused_params *host = malloc((n ? n : 1) * sizeof *host);
     harness_layout_launch *launches = malloc((n ? n : 1) * sizeof *launches);
     bool ok = host != NULL && launches != NULL;
@@ -238,7 +243,7 @@ static bool harness_hub_client_call_placed(harness_hub_client *c, const gm_case 
     if (ok) {
         for (size_t i = 0, at = HARNESS_LAYOUT_ALIGN; i < n; at = launches[i++].span.end) {
             harness_layout_place(&host[i], c->block.base, at, 0, &launches[i].params,
-                            &launches[i].span);
+                                 &launches[i].span);
         }
         message = harness_hub_wire_placed(launches, n, &len);
         ok = message != NULL ||
@@ -255,8 +260,9 @@ static bool harness_hub_client_call_placed(harness_hub_client *c, const gm_case 
     return ok;
 }
 
-bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases, gm_outputs *const *outs,
-                        size_t n, harness_pycall_result *results, gm_error *err) {
+bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases,
+                             gm_outputs *const *outs, size_t n, harness_pycall_result *results,
+                             gm_error *err) {
     if (c->fd < 0 && !harness_hub_client_reconnect(c, err)) {
         return false;
     }
@@ -272,8 +278,8 @@ bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases,
     free(batch);
     harness_wire_type type = HARNESS_WIRE_STOP;
     char *payload = NULL;
-    bool answered = sent && harness_wire_receive(c->fd, &type, &payload, &len) &&
-                    type == HARNESS_WIRE_ANSWERS;
+    bool answered =
+        sent && harness_wire_receive(c->fd, &type, &payload, &len) && type == HARNESS_WIRE_ANSWERS;
     harness_backend_restarts caused = {0};
     bool ok = true;
     if (answered) {

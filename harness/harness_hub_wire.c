@@ -58,8 +58,12 @@ static uint64_t harness_hub_wire_uint(harness_hub_wire_reader *r, size_t bytes) 
     return v;
 }
 
-static uint32_t harness_hub_wire_u32(harness_hub_wire_reader *r) { return (uint32_t)harness_hub_wire_uint(r, 4); }
-static uint64_t harness_hub_wire_u64(harness_hub_wire_reader *r) { return harness_hub_wire_uint(r, 8); }
+static uint32_t harness_hub_wire_u32(harness_hub_wire_reader *r) {
+    return (uint32_t)harness_hub_wire_uint(r, 4);
+}
+static uint64_t harness_hub_wire_u64(harness_hub_wire_reader *r) {
+    return harness_hub_wire_uint(r, 8);
+}
 
 static char *harness_hub_wire_put(char *at, const void *data, size_t n) {
     memcpy(at, data, n);
@@ -81,7 +85,7 @@ static void harness_hub_wire_fields(const gm_target_record *t, char *const **fie
 }
 
 bool harness_hub_wire_hello(const gm_target_record *identity, uint32_t flags, char **out,
-                       size_t *len, gm_error *err) {
+                            size_t *len, gm_error *err) {
     char *const *fields[8];
     harness_hub_wire_fields(identity, fields);
     size_t total = 12;
@@ -122,7 +126,7 @@ static char *harness_hub_wire_string(harness_hub_wire_reader *r) {
 }
 
 bool harness_hub_wire_read_hello(const char *p, size_t len, bool *has, gm_target_record *out,
-                            uint32_t *flags, gm_error *err) {
+                                 uint32_t *flags, gm_error *err) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     memset(out, 0, sizeof *out);
     uint32_t version = harness_hub_wire_u32(&r);
@@ -173,7 +177,7 @@ char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len)
 }
 
 bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
-                           bool (*add)(void *ctx, int owner, const char *bytes, size_t len)) {
+                                bool (*add)(void *ctx, int owner, const char *bytes, size_t len)) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     uint32_t n = harness_hub_wire_u32(&r);
     for (uint32_t i = 0; i < n && !r.bad; i++) {
@@ -195,7 +199,8 @@ static char *harness_hub_wire_put_head(char *at, uint32_t count, harness_backend
     return harness_hub_wire_put(at, &caused.hung, 4);
 }
 
-static uint32_t harness_hub_wire_take_head(harness_hub_wire_reader *r, harness_backend_restarts *caused) {
+static uint32_t harness_hub_wire_take_head(harness_hub_wire_reader *r,
+                                           harness_backend_restarts *caused) {
     uint32_t count = harness_hub_wire_u32(r);
     caused->crashed = harness_hub_wire_u32(r);
     caused->hung = harness_hub_wire_u32(r);
@@ -226,8 +231,9 @@ static void harness_hub_wire_take_result(harness_hub_wire_reader *r, harness_pyc
     snprintf(res->message, sizeof res->message, "%.*s", (int)mlen, message);
 }
 
-bool harness_hub_wire_send_answers(int fd, const harness_pycall_result *results, const gm_outputs *outs,
-                              const int *owner, size_t n, int who, harness_backend_restarts caused) {
+bool harness_hub_wire_send_answers(int fd, const harness_pycall_result *results,
+                                   const gm_outputs *outs, const int *owner, size_t n, int who,
+                                   harness_backend_restarts caused) {
     char **enc = calloc(n ? n : 1, sizeof *enc);
     size_t *sizes = calloc(n ? n : 1, sizeof *sizes), total = 12;
     uint32_t count = 0;
@@ -263,17 +269,18 @@ bool harness_hub_wire_send_answers(int fd, const harness_pycall_result *results,
     return ok;
 }
 
-static void harness_hub_wire_read_one(harness_hub_wire_reader *r, harness_pycall_result *res, gm_outputs *out) {
+static void harness_hub_wire_read_one(harness_hub_wire_reader *r, harness_pycall_result *res,
+                                      gm_outputs *out) {
     harness_hub_wire_take_result(r, res);
     uint64_t size = harness_hub_wire_u64(r);
     const char *bytes = harness_hub_wire_take(r, size);
-    r->bad = r->bad ||
-             (res->status == HARNESS_PYCALL_RETURNED && !harness_wire_case_outputs_decode(bytes, size, out));
+    r->bad = r->bad || (res->status == HARNESS_PYCALL_RETURNED &&
+                        !harness_wire_case_outputs_decode(bytes, size, out));
 }
 
 bool harness_hub_wire_read_answers(const char *p, size_t len, harness_pycall_result *results,
-                              gm_outputs *const *outs, size_t n, harness_backend_restarts *caused,
-                              gm_error *err) {
+                                   gm_outputs *const *outs, size_t n,
+                                   harness_backend_restarts *caused, gm_error *err) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     uint32_t count = harness_hub_wire_take_head(&r, caused);
     r.bad = r.bad || count != n;
@@ -372,7 +379,8 @@ char *harness_hub_wire_placed(const harness_layout_launch *launches, size_t n, s
 }
 
 bool harness_hub_wire_each_placed(const char *p, size_t len, void *ctx, int owner,
-                             bool (*add)(void *ctx, int owner, const harness_layout_launch *l)) {
+                                  bool (*add)(void *ctx, int owner,
+                                              const harness_layout_launch *l)) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     uint32_t n = harness_hub_wire_u32(&r);
     for (uint32_t i = 0; i < n && !r.bad; i++) {
@@ -388,13 +396,14 @@ bool harness_hub_wire_each_placed(const char *p, size_t len, void *ctx, int owne
 }
 
 bool harness_hub_wire_send_placed_answers(int fd, const harness_hub_placed_answer *answers,
-                                     const int *owner, size_t n, int who,
-                                     harness_backend_restarts caused) {
+                                          const int *owner, size_t n, int who,
+                                          harness_backend_restarts caused) {
     size_t total = 12;
     uint32_t count = 0;
     for (size_t i = 0; i < n; i++) {
         if (owner[i] == who) {
-            total += harness_hub_wire_result_size(&answers[i].result) + 4 + strlen(answers[i].error);
+            total +=
+                harness_hub_wire_result_size(&answers[i].result) + 4 + strlen(answers[i].error);
             count++;
         }
     }
@@ -417,8 +426,9 @@ bool harness_hub_wire_send_placed_answers(int fd, const harness_hub_placed_answe
     return ok;
 }
 
-bool harness_hub_wire_read_placed_answers(const char *p, size_t len, harness_hub_placed_answer *answers,
-                                     size_t n, harness_backend_restarts *caused, gm_error *err) {
+bool harness_hub_wire_read_placed_answers(const char *p, size_t len,
+                                          harness_hub_placed_answer *answers, size_t n,
+                                          harness_backend_restarts *caused, gm_error *err) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     uint32_t count = harness_hub_wire_take_head(&r, caused);
     r.bad = r.bad || count != n;

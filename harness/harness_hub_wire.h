@@ -24,12 +24,12 @@ bool harness_hub_wire_address(const char *name, void *sockaddr_un, unsigned *len
 
 /* HELLO's payload for `identity` (NULL: a builtin target). */
 bool harness_hub_wire_hello(const gm_target_record *identity, uint32_t flags, char **out,
-                       size_t *len, gm_error *err);
+                            size_t *len, gm_error *err);
 
 /* Reads HELLO's payload: *has says whether a record came (then `out`
  * holds it, to be freed with gm_target_record_free). */
 bool harness_hub_wire_read_hello(const char *p, size_t len, bool *has, gm_target_record *out,
-                            uint32_t *flags, gm_error *err);
+                                 uint32_t *flags, gm_error *err);
 
 /* SHARE's payload: the block's size (its descriptor goes along). */
 bool harness_hub_wire_read_share(const char *p, size_t len, uint64_t *size);
@@ -42,7 +42,8 @@ char *harness_hub_wire_placed(const harness_layout_launch *launches, size_t n, s
  * (unchecked: the caller checks it against the block); false when the
  * payload is malformed or add fails. */
 bool harness_hub_wire_each_placed(const char *p, size_t len, void *ctx, int owner,
-                             bool (*add)(void *ctx, int owner, const harness_layout_launch *l));
+                                  bool (*add)(void *ctx, int owner,
+                                              const harness_layout_launch *l));
 
 /* The hub's answer for one placed launch: how the call went, and what the
  * target reported ("out_of_bounds: ..."), "" for nothing. The outputs are
@@ -55,12 +56,13 @@ typedef struct {
 
 /* Sends PLACED_ANSWERS for the launches of `who` among n. */
 bool harness_hub_wire_send_placed_answers(int fd, const harness_hub_placed_answer *answers,
-                                     const int *owner, size_t n, int who,
-                                     harness_backend_restarts caused);
+                                          const int *owner, size_t n, int who,
+                                          harness_backend_restarts caused);
 
 /* Reads PLACED_ANSWERS for n launches. */
-bool harness_hub_wire_read_placed_answers(const char *p, size_t len, harness_hub_placed_answer *answers,
-                                     size_t n, harness_backend_restarts *caused, gm_error *err);
+bool harness_hub_wire_read_placed_answers(const char *p, size_t len,
+                                          harness_hub_placed_answer *answers, size_t n,
+                                          harness_backend_restarts *caused, gm_error *err);
 
 /* BATCH's payload for n cases (malloc'd; NULL when memory runs out). */
 char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len);
@@ -68,15 +70,16 @@ char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len)
 /* Calls add(ctx, owner, bytes, len) for each case of a BATCH payload;
  * false when the payload is malformed or add fails. */
 bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
-                           bool (*add)(void *ctx, int owner, const char *bytes, size_t len));
+                                bool (*add)(void *ctx, int owner, const char *bytes, size_t len));
 
 /* Sends ANSWERS for the cases of `who` among n (owner[i] says whose). */
-bool harness_hub_wire_send_answers(int fd, const harness_pycall_result *results, const gm_outputs *outs,
-                              const int *owner, size_t n, int who, harness_backend_restarts caused);
+bool harness_hub_wire_send_answers(int fd, const harness_pycall_result *results,
+                                   const gm_outputs *outs, const int *owner, size_t n, int who,
+                                   harness_backend_restarts caused);
 
 /* Reads ANSWERS for n cases into results and outs (prepared for them). */
 bool harness_hub_wire_read_answers(const char *p, size_t len, harness_pycall_result *results,
-                              gm_outputs *const *outs, size_t n, harness_backend_restarts *caused,
-                              gm_error *err);
+                                   gm_outputs *const *outs, size_t n,
+                                   harness_backend_restarts *caused, gm_error *err);
 
 #endif

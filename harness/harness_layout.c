@@ -53,13 +53,14 @@ size_t harness_layout_round(size_t bytes) {
 size_t harness_layout_need(const fused_params *host) {
     size_t need = HARNESS_LAYOUT_STATUS_BYTES;
     for (int b = 0; b < FUSED_BUF_COUNT; b++) {
-        need += harness_layout_get(host, b) ? harness_layout_round(harness_layout_bytes(host, b)) : 0;
+        need +=
+            harness_layout_get(host, b) ? harness_layout_round(harness_layout_bytes(host, b)) : 0;
     }
     return need;
 }
 
 void harness_layout_place(const fused_params *host, unsigned char *block, size_t at, uintptr_t addr,
-                     fused_params *placed, harness_layout_span *span) {
+                          fused_params *placed, harness_layout_span *span) {
     *placed = *host;
     span->begin = at;
     span->outputs_at = at;
@@ -84,7 +85,7 @@ void harness_layout_place(const fused_params *host, unsigned char *block, size_t
 }
 
 void harness_layout_unpack(const fused_params *host, const fused_params *placed, uintptr_t addr,
-                      const unsigned char *block) {
+                           const unsigned char *block) {
     for (int b = FUSED_BUF_CACHE_SEQLENS; b < FUSED_BUF_COUNT; b++) {
         uintptr_t dst = harness_layout_get(host, b), from = harness_layout_get(placed, b);
         size_t bytes = harness_layout_bytes(host, b);
@@ -95,7 +96,7 @@ void harness_layout_unpack(const fused_params *host, const fused_params *placed,
 }
 
 bool harness_layout_check(const fused_params *placed, const harness_layout_span *span, size_t size,
-                     const char **why) {
+                          const char **why) {
     *why = "the span";
     if (span->begin > span->outputs_at || span->outputs_at > span->status_at ||
         span->status_at > SIZE_MAX - HARNESS_LAYOUT_STATUS_BYTES ||

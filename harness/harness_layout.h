@@ -50,19 +50,19 @@ size_t harness_layout_need(const fused_params *host);
  * offsets, then `at` must be > 0 so that no offset reads as NULL). NULL
  * buffers stay NULL. */
 void harness_layout_place(const fused_params *host, unsigned char *block, size_t at, uintptr_t addr,
-                     fused_params *placed, harness_layout_span *span);
+                          fused_params *placed, harness_layout_span *span);
 
 /* Copies the outputs of a launch placed with `addr` back from `block`
  * into the buffers of `host` (the launch it was placed from). */
 void harness_layout_unpack(const fused_params *host, const fused_params *placed, uintptr_t addr,
-                      const unsigned char *block);
+                           const unsigned char *block);
 
 /* Whether `placed` (pointers as offsets, from an untrusted peer) lies
  * inside `span` and `span` inside a block of `size` bytes: every buffer
  * as long as its sizes say, the inputs before span->outputs_at and the
  * outputs after it. On false, *why names the first buffer that does not. */
 bool harness_layout_check(const fused_params *placed, const harness_layout_span *span, size_t size,
-                     const char **why);
+                          const char **why);
 
 /* `placed` with offsets turned into pointers into the block at `base`. */
 void harness_layout_rebase(fused_params *placed, uintptr_t base);

@@ -71,8 +71,8 @@ static bool harness_libtarget_find_cudart(harness_libtarget *t, gm_error *err) {
                         "lib target: no CUDA runtime (libcudart.so) found; set GMFUZZ_CUDART");
 }
 
-#define HARNESS_LIB_SYM(t, handle, field, type, name)                                        \
-    (((t)->field = (type)(uintptr_t)dlsym((handle), (name))) != NULL ||                \
+#define HARNESS_LIB_SYM(t, handle, field, type, name)                                              \
+    (((t)->field = (type)(uintptr_t)dlsym((handle), (name))) != NULL ||                            \
      gm_error_set(err, GM_ERR_DEVICE, "lib target: %s has no %s", what, (name)))
 
 bool harness_libtarget_open(const char *path, harness_libtarget **out, gm_error *err) {
@@ -89,20 +89,23 @@ bool harness_libtarget_open(const char *path, harness_libtarget **out, gm_error 
     }
     const char *what = path;
     harness_abi_fn abi = (harness_abi_fn)(uintptr_t)dlsym(t->library, "gmfuzz_kernel_abi_version");
-    bool ok = (abi != NULL || gm_error_set(err, GM_ERR_DEVICE,
-                                           "lib target: %s has no gmfuzz_kernel_abi_version", path)) &&
-              (abi() == 1 || gm_error_set(err, GM_ERR_DEVICE,
-                                          "lib target: %s speaks ABI %d, gmfuzz speaks 1", path,
-                                          abi())) &&
-              HARNESS_LIB_SYM(t, t->library, launch, harness_launch_fn, "gmfuzz_kernel_launch") &&
-              HARNESS_LIB_SYM(t, t->library, status_string, harness_status_fn, "gmfuzz_kernel_status_string") &&
-              harness_libtarget_find_cudart(t, err);
+    bool ok =
+        (abi != NULL || gm_error_set(err, GM_ERR_DEVICE,
+                                     "lib target: %s has no gmfuzz_kernel_abi_version", path)) &&
+        (abi() == 1 ||
+         gm_error_set(err, GM_ERR_DEVICE, "lib target: %s speaks ABI %d, gmfuzz speaks 1", path,
+                      abi())) &&
+        HARNESS_LIB_SYM(t, t->library, launch, harness_launch_fn, "gmfuzz_kernel_launch") &&
+        HARNESS_LIB_SYM(t, t->library, status_string, harness_status_fn,
+                        "gmfuzz_kernel_status_string") &&
+        harness_libtarget_find_cudart(t, err);
     what = "the CUDA runtime";
     ok = ok && HARNESS_LIB_SYM(t, t->cudart, malloc_fn, harness_cuda_malloc_fn, "cudaMalloc") &&
          HARNESS_LIB_SYM(t, t->cudart, free_fn, harness_cuda_free_fn, "cudaFree") &&
          HARNESS_LIB_SYM(t, t->cudart, memcpy_fn, harness_cuda_memcpy_fn, "cudaMemcpy") &&
          HARNESS_LIB_SYM(t, t->cudart, sync_fn, harness_cuda_sync_fn, "cudaDeviceSynchronize") &&
-         HARNESS_LIB_SYM(t, t->cudart, error_string, harness_cuda_error_string_fn, "cudaGetErrorString");
+         HARNESS_LIB_SYM(t, t->cudart, error_string, harness_cuda_error_string_fn,
+                         "cudaGetErrorString");
     void *probe = NULL;
     int e = ok ? t->malloc_fn(&probe, 256) : 0;
     if (ok && e != 0) {
@@ -143,7 +146,8 @@ static bool harness_libtarget_check(harness_libtarget *t, int e, const char *wha
 }
 
 /* Slot k's device buffer, holding `bytes` from `host` (NULL stays NULL). */
-static bool harness_libtarget_upload(harness_libtarget *t, int k, void **ptr, size_t bytes, gm_error *err) {
+static bool harness_libtarget_upload(harness_libtarget *t, int k, void **ptr, size_t bytes,
+                                     gm_error *err) {
     void *host = *ptr;
     if (host == NULL) {
         return true;
@@ -161,8 +165,8 @@ static bool harness_libtarget_upload(harness_libtarget *t, int k, void **ptr, si
         t->capacity[k] = want * 2;
     }
     *ptr = t->device[k];
-    return bytes == 0 ||
-           harness_libtarget_check(t, t->memcpy_fn(*ptr, host, bytes, HARNESS_LIB_H2D), "upload", err);
+    return bytes == 0 || harness_libtarget_check(
+                             t, t->memcpy_fn(*ptr, host, bytes, HARNESS_LIB_H2D), "upload", err);
 }
 
 bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err) {
@@ -173,16 +177,17 @@ bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *o
     }
     /* Every pointer of p with its size in bytes, uploaded in place. */
     void **ptrs[HARNESS_LIB_ARRAYS] = {
-        (void **)&p.req_pool_indices, (void **)&p.seq_lens,     (void **)&p.req_to_token,
-        (void **)&p.swa_mapping,      (void **)&p.out_cache_loc, (void **)&p.qlens,
-        (void **)&p.cache_seqlens,    (void **)&p.cu_seqlens_k,  (void **)&p.cu_seqlens_q,
+        (void **)&p.req_pool_indices, (void **)&p.seq_lens,       (void **)&p.req_to_token,
+        (void **)&p.swa_mapping,      (void **)&p.out_cache_loc,  (void **)&p.qlens,
+        (void **)&p.cache_seqlens,    (void **)&p.cu_seqlens_k,   (void **)&p.cu_seqlens_q,
         (void **)&p.page_table,       (void **)&p.swa_page_table, (void **)&p.swa_out_cache_loc,
     };
     static const gm_buf_id bufs[6] = {GM_BUF_CACHE_SEQLENS, GM_BUF_CU_SEQLENS_K,
                                       GM_BUF_CU_SEQLENS_Q,  GM_BUF_PAGE_TABLE,
                                       GM_BUF_SWA_PAGE_TABLE, GM_BUF_SWA_OUT_CACHE_LOC};
-    size_t sizes[HARNESS_LIB_ARRAYS] = {c->bs * 8, c->bs * 8, c->pool * c->width * 4,
-                                   c->swa.mapping_len * 8, c->swa.n_out * 8, c->bs * 4};
+    size_t sizes[HARNESS_LIB_ARRAYS] = {
+        c->bs * 8,        c->bs * 8, c->pool * c->width * 4, c->swa.mapping_len * 8,
+        c->swa.n_out * 8, c->bs * 4};
     for (int k = 0; k < 6; k++) {
         const gm_buffer *b = &out->buf[bufs[k]];
         sizes[6 + k] = b->present ? gm_buffer_count(b) * (b->is_int64 ? 8 : 4) : 0;
@@ -205,7 +210,7 @@ bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *o
     for (int k = 6; k < 12; k++) {
         if (host[k] != NULL && sizes[k] > 0 &&
             !harness_libtarget_check(t, t->memcpy_fn(host[k], *ptrs[k], sizes[k], HARNESS_LIB_D2H),
-                                "download", err)) {
+                                     "download", err)) {
             return false;
         }
     }

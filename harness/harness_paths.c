@@ -76,11 +76,13 @@ static bool harness_paths_add_dir(harness_paths *p, const char *dir, gm_error *e
             }
             break;
         case FTS_F:
-            ok = hidden || !harness_paths_is_json(e->fts_name) || harness_paths_push(p, e->fts_path, err);
+            ok = hidden || !harness_paths_is_json(e->fts_name) ||
+                 harness_paths_push(p, e->fts_path, err);
             break;
         case FTS_SL:
         case FTS_SLNONE:
-            ok = hidden || !harness_paths_link_to_json(e) || harness_paths_push(p, e->fts_path, err);
+            ok =
+                hidden || !harness_paths_link_to_json(e) || harness_paths_push(p, e->fts_path, err);
             break;
         case FTS_DNR:
         case FTS_ERR:
@@ -102,7 +104,8 @@ bool harness_paths_add(harness_paths *p, const char *path, gm_error *err) {
     if (stat(path, &st) != 0) {
         return gm_error_set(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
     }
-    return S_ISDIR(st.st_mode) ? harness_paths_add_dir(p, path, err) : harness_paths_push(p, path, err);
+    return S_ISDIR(st.st_mode) ? harness_paths_add_dir(p, path, err)
+                               : harness_paths_push(p, path, err);
 }
 
 bool harness_paths_make_dirs(const char *dir, gm_error *err) {

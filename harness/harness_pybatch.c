@@ -120,7 +120,9 @@ void harness_pybatch_str(harness_pybatch *b, const char *name, const char *s) {
     harness_pybatch_put(b, s, n);
 }
 
-void harness_pybatch_none(harness_pybatch *b, const char *name) { harness_pybatch_arg(b, name, HARNESS_PYARG_NONE); }
+void harness_pybatch_none(harness_pybatch *b, const char *name) {
+    harness_pybatch_arg(b, name, HARNESS_PYARG_NONE);
+}
 
 static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes) {
     if (b->n_outs == b->outs_cap) {
@@ -137,8 +139,8 @@ static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes
     b->call_first_out[b->count] = b->n_outs;
 }
 
-void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind, int elem_size,
-                       int rank, const size_t dims[2], void *data) {
+void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind,
+                            int elem_size, int rank, const size_t dims[2], void *data) {
     uint8_t head[2] = {(uint8_t)elem_size, (uint8_t)rank};
     size_t count = rank == 2 ? dims[0] * dims[1] : dims[0];
     harness_pybatch_arg(b, name, kind);

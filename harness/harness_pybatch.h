@@ -33,8 +33,8 @@ void harness_pybatch_str(harness_pybatch *b, const char *name, const char *s);
 void harness_pybatch_none(harness_pybatch *b, const char *name);
 /* A tensor of rank 1 or 2 (dims[1] ignored for rank 1) of 4- or 8-byte
  * integers at `data`; for HARNESS_PYARG_OUT the answer is written back there. */
-void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind, int elem_size,
-                       int rank, const size_t dims[2], void *data);
+void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind,
+                            int elem_size, int rank, const size_t dims[2], void *data);
 /* False when memory ran out while building (the batch is then unusable). */
 bool harness_pybatch_ok(const harness_pybatch *b);
 
@@ -48,10 +48,10 @@ typedef struct {
 struct harness_pybatch {
     char *bytes; /* the CALL payload */
     size_t len, cap;
-    size_t count;          /* calls */
-    size_t args_at;        /* where the current call's n_args is */
+    size_t count;   /* calls */
+    size_t args_at; /* where the current call's n_args is */
     uint32_t n_args;
-    harness_pybatch_out *outs;  /* every OUT tensor of every call, in order */
+    harness_pybatch_out *outs; /* every OUT tensor of every call, in order */
     size_t n_outs, outs_cap;
     size_t *call_first_out; /* call k's OUT tensors: [first[k], first[k+1]) */
     size_t calls_cap;

@@ -2,8 +2,8 @@
 
 #include "harness_launch.h"
 
-static void harness_pycall_vector(harness_pybatch *b, const char *name, harness_pyarg_kind kind, int size,
-                             size_t n, const void *data) {
+static void harness_pycall_vector(harness_pybatch *b, const char *name, harness_pyarg_kind kind,
+                                  int size, size_t n, const void *data) {
     size_t dims[2] = {n, 1};
     harness_pybatch_tensor(b, name, kind, size, 1, dims, (void *)data);
 }
@@ -12,7 +12,7 @@ static void harness_pycall_vector(harness_pybatch *b, const char *name, harness_
 static void harness_pycall_output(harness_pybatch *b, gm_outputs *out, gm_buf_id id) {
     gm_buffer *buf = &out->buf[id];
     harness_pybatch_tensor(b, gm_buf_name(id), HARNESS_PYARG_OUT, buf->is_int64 ? 8 : 4, buf->rank,
-                      buf->dims, buf->data);
+                           buf->dims, buf->data);
 }
 
 static void harness_pycall_req_to_token(harness_pybatch *b, const gm_case *c) {
@@ -37,10 +37,11 @@ void harness_pycall_add_fused(harness_pybatch *b, const gm_case *c, gm_outputs *
     harness_pybatch_int(b, "q_stride", p.q_stride);
     harness_pybatch_int(b, "q_mode", (int64_t)p.q_mode);
     if (c->has_swa) {
-        harness_pycall_vector(b, "swa_mapping", HARNESS_PYARG_IN, 8, c->swa.mapping_len, c->swa.mapping);
+        harness_pycall_vector(b, "swa_mapping", HARNESS_PYARG_IN, 8, c->swa.mapping_len,
+                              c->swa.mapping);
         if (c->swa.out_cache_loc != NULL) {
             harness_pycall_vector(b, "out_cache_loc", HARNESS_PYARG_IN, 8, c->swa.n_out,
-                             c->swa.out_cache_loc);
+                                  c->swa.out_cache_loc);
         }
     }
     if (out->buf[GM_BUF_SWA_PAGE_TABLE].present) {
@@ -59,7 +60,7 @@ void harness_pycall_add_fused(harness_pybatch *b, const gm_case *c, gm_outputs *
 
 /* An optional input: a tensor, or None when the case has none. */
 static void harness_pycall_optional(harness_pybatch *b, const char *name, int size, size_t n,
-                               const void *data) {
+                                    const void *data) {
     if (data == NULL) {
         harness_pybatch_none(b, name);
     } else {
@@ -79,11 +80,12 @@ void harness_pycall_add_legacy(harness_pybatch *b, const gm_case *c, gm_outputs 
     harness_pycall_vector(b, "req_pool_indices", HARNESS_PYARG_IN, 8, c->bs, c->req_pool_indices);
     harness_pycall_vector(b, "seq_lens", HARNESS_PYARG_IN, 8, c->bs, c->seq_lens);
     harness_pycall_vector(b, "seq_lens_cpu", HARNESS_PYARG_HOST, 8, c->bs,
-                     c->seq_lens_cpu != NULL ? c->seq_lens_cpu : c->seq_lens);
+                          c->seq_lens_cpu != NULL ? c->seq_lens_cpu : c->seq_lens);
     harness_pycall_optional(b, "qlens", 4, c->bs, c->qlens);
-    harness_pycall_optional(b, "swa_mapping", 8, c->swa.mapping_len, c->has_swa ? c->swa.mapping : NULL);
+    harness_pycall_optional(b, "swa_mapping", 8, c->swa.mapping_len,
+                            c->has_swa ? c->swa.mapping : NULL);
     harness_pycall_optional(b, "out_cache_loc", 8, c->swa.n_out,
-                       c->has_swa ? c->swa.out_cache_loc : NULL);
+                            c->has_swa ? c->swa.out_cache_loc : NULL);
     harness_pycall_output(b, out, GM_BUF_CACHE_SEQLENS);
     harness_pycall_output(b, out, GM_BUF_CU_SEQLENS_K);
     harness_pycall_output(b, out, GM_BUF_CU_SEQLENS_Q);

@@ -98,7 +98,7 @@ static bool harness_pyworker_send(int fd, uint32_t type, const void *payload, si
 
 /* One message into a malloc'd, NUL-terminated payload. */
 static harness_io harness_pyworker_receive(int fd, double deadline, uint32_t *type, char **payload,
-                                 size_t *len) {
+                                           size_t *len) {
     uint32_t head[4];
     *payload = NULL;
     harness_io r = harness_pyworker_read(fd, head, sizeof head, deadline);
@@ -236,8 +236,8 @@ static bool harness_pyworker_spawn(harness_pyworker *w, gm_error *err) {
     uint32_t type = 0;
     char *payload = NULL;
     size_t len = 0;
-    harness_io r = harness_pyworker_receive(w->fd, harness_pyworker_now() + HARNESS_PYWORKER_START_S, &type, &payload,
-                                  &len);
+    harness_io r = harness_pyworker_receive(
+        w->fd, harness_pyworker_now() + HARNESS_PYWORKER_START_S, &type, &payload, &len);
     bool hello = r == HARNESS_IO_OK && type == HARNESS_PY_HELLO;
     if (hello) {
         harness_pyworker_read_hello(w, payload);
@@ -245,17 +245,19 @@ static bool harness_pyworker_spawn(harness_pyworker *w, gm_error *err) {
         char how[200];
         harness_pyworker_reap(w, how, sizeof how);
         gm_error_set(err, GM_ERR_DEVICE, "python target (%s %s, module '%s'): %.1500s",
-                     harness_pyworker_python(), w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy",
+                     harness_pyworker_python(),
+                     w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy",
                      w->module[0] ? w->module : "(default)",
                      r == HARNESS_IO_OK && type == HARNESS_PY_REFUSED ? payload
                      : r == HARNESS_IO_TIMEOUT ? "the worker did not start within 180 s"
-                                          : how);
+                                               : how);
     }
     free(payload);
     return hello;
 }
 
-bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out, gm_error *err) {
+bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out,
+                            gm_error *err) {
     *out = NULL;
     harness_pyworker *w = calloc(1, sizeof *w);
     if (w == NULL) {
@@ -292,7 +294,9 @@ void harness_pyworker_stop(harness_pyworker *w) {
     free(w);
 }
 
-const gm_target_record *harness_pyworker_identity(const harness_pyworker *w) { return &w->identity; }
+const gm_target_record *harness_pyworker_identity(const harness_pyworker *w) {
+    return &w->identity;
+}
 
 unsigned harness_pyworker_restarts(const harness_pyworker *w, harness_pycall_status cause) {
     return (unsigned)cause <= HARNESS_PYCALL_HUNG ? w->restarts[cause] : 0;
@@ -335,7 +339,7 @@ static bool harness_pyworker_read_raised(harness_pyworker_reader *r, harness_pyc
 }
 
 static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload, size_t len,
-                                    harness_pycall_result *results) {
+                                         harness_pycall_result *results) {
     harness_pyworker_reader r = {payload, len};
     uint32_t count = 0;
     if (!harness_pyworker_reader_take(&r, &count, 4) || count != b->count) {
@@ -367,14 +371,15 @@ static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload
 }
 
 static void harness_pyworker_fail_all(harness_pybatch *b, harness_pycall_result *results,
-                                 harness_pycall_status status, const char *what) {
+                                      harness_pycall_status status, const char *what) {
     for (size_t k = 0; k < b->count; k++) {
         results[k].status = status;
         snprintf(results[k].message, sizeof results[k].message, "%s", what);
     }
 }
 
-bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results, gm_error *err) {
+bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
+                           gm_error *err) {
     if (!b->failed && b->count == 0) {
         return true;
     }
@@ -391,13 +396,14 @@ bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pyca
     char *payload = NULL;
     size_t len = 0;
     harness_io r = harness_pyworker_send(w->fd, HARNESS_PY_CALL, b->bytes, b->len)
-                  ? harness_pyworker_receive(w->fd, deadline, &type, &payload, &len)
-                  : HARNESS_IO_CLOSED;
+                       ? harness_pyworker_receive(w->fd, deadline, &type, &payload, &len)
+                       : HARNESS_IO_CLOSED;
     bool ok = r == HARNESS_IO_OK && type == HARNESS_PY_RETURN &&
               harness_pyworker_read_return(b, payload, len, results);
     if (!ok) {
         char what[HARNESS_PYCALL_MESSAGE_MAX];
-        harness_pycall_status cause = r == HARNESS_IO_TIMEOUT ? HARNESS_PYCALL_HUNG : HARNESS_PYCALL_CRASHED;
+        harness_pycall_status cause =
+            r == HARNESS_IO_TIMEOUT ? HARNESS_PYCALL_HUNG : HARNESS_PYCALL_CRASHED;
         if (cause == HARNESS_PYCALL_HUNG) {
             snprintf(what, sizeof what, "no answer within %.3g s (the worker was killed)", limit);
             harness_pyworker_kill(w);

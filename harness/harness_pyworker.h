@@ -42,7 +42,8 @@ typedef enum {
 
 typedef struct {
     harness_pycall_status status;
-    char message[HARNESS_PYCALL_MESSAGE_MAX]; /* RAISED: "TYPE: MESSAGE"; CRASHED, HUNG: what happened */
+    char message
+        [HARNESS_PYCALL_MESSAGE_MAX]; /* RAISED: "TYPE: MESSAGE"; CRASHED, HUNG: what happened */
 } harness_pycall_result;
 
 /* ---- the worker --------------------------------------------------------- */
@@ -51,7 +52,8 @@ typedef struct harness_pyworker harness_pyworker;
 
 /* Starts the worker and waits for its HELLO; fails with GM_ERR_DEVICE and
  * the worker's own reason (an import error, no CUDA) when it refuses. */
-bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out, gm_error *err);
+bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out,
+                            gm_error *err);
 void harness_pyworker_stop(harness_pyworker *w);
 
 /* What the worker said it runs (HELLO): module, function, file, sha256,
@@ -60,7 +62,8 @@ const gm_target_record *harness_pyworker_identity(const harness_pyworker *w);
 
 /* Runs every call of `b`, results[k] for call k. False only when no worker
  * could be started (err set); a target's failure is a result. */
-bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results, gm_error *err);
+bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
+                           gm_error *err);
 
 /* How many times a worker was replaced after a crash or a hang. */
 unsigned harness_pyworker_restarts(const harness_pyworker *w, harness_pycall_status cause);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static bool harness_replay_fail(harness_replay_outcome *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -32,14 +31,13 @@ static void harness_replay_where(const gm_difference *d, char *buf, size_t size)
  * comparing (`errors_end_it`); a fused run that overran is still compared
  * unless `errors_end_it`. */
 static bool harness_replay_same_outputs(const char *side, bool errors_end_it, const gm_case *c,
-                                   const gm_outputs *expected, const gm_outputs *actual,
-                                   harness_replay_outcome *out) {
+                                        const gm_outputs *expected, const gm_outputs *actual,
+                                        harness_replay_outcome *out) {
     if ((expected->error != NULL) != (actual->error != NULL)) {
-        return harness_replay_fail(out, "%s: expected %s%s, got %s%s", side,
-                              expected->error ? "an error: " : "no error",
-                              expected->error ? expected->error : "",
-                              actual->error ? "an error: " : "no error",
-                              actual->error ? actual->error : "");
+        return harness_replay_fail(
+            out, "%s: expected %s%s, got %s%s", side, expected->error ? "an error: " : "no error",
+            expected->error ? expected->error : "", actual->error ? "an error: " : "no error",
+            actual->error ? actual->error : "");
     }
     if (expected->error != NULL && errors_end_it) {
         return true; /* nothing left in the buffers that the run defines */
@@ -53,8 +51,9 @@ static bool harness_replay_same_outputs(const char *side, bool errors_end_it, co
     if (v.first.present) {
         harness_replay_where(&v.first, where, sizeof where);
     }
-    return harness_replay_fail(out, "%s: %s: expected %" PRId64 ", got %" PRId64 " (%zu elements differ)",
-                          side, where, v.first.reference, v.first.fused, v.n_differences);
+    return harness_replay_fail(
+        out, "%s: %s: expected %" PRId64 ", got %" PRId64 " (%zu elements differ)", side, where,
+        v.first.reference, v.first.fused, v.n_differences);
 }
 
 static void harness_replay_describe_verdict(const gm_verdict *v, char *buf, size_t size) {
@@ -66,10 +65,12 @@ static void harness_replay_describe_verdict(const gm_verdict *v, char *buf, size
              gm_compare_name(v->compare), v->buffers, v->first.present ? where : "none");
 }
 
-static bool harness_replay_vector(const gm_doc *doc, const harness_run_result *r, harness_replay_outcome *out) {
-    return harness_replay_same_outputs("reference vs legacy", true, &doc->c, &doc->reference, &r->reference,
-                                  out) &&
-           harness_replay_same_outputs("fused vs fused", false, &doc->c, &doc->fused, &r->fused, out);
+static bool harness_replay_vector(const gm_doc *doc, const harness_run_result *r,
+                                  harness_replay_outcome *out) {
+    return harness_replay_same_outputs("reference vs legacy", true, &doc->c, &doc->reference,
+                                       &r->reference, out) &&
+           harness_replay_same_outputs("fused vs fused", false, &doc->c, &doc->fused, &r->fused,
+                                       out);
 }
 
 /* After the fused kernel's first out-of-bounds access the host execution
@@ -77,7 +78,7 @@ static bool harness_replay_vector(const gm_doc *doc, const harness_run_result *r
  * buffers hold then depends on the backend. A reproducer replayed where it
  * was recorded must give them back exactly; elsewhere, the overrun itself. */
 static bool harness_replay_repro(const gm_doc *doc, const harness_run_result *r, bool same_backend,
-                            harness_replay_outcome *out) {
+                                 harness_replay_outcome *out) {
     if (!gm_verdict_equal(&doc->repro.verdict, &r->verdict)) {
         char want[160], got[160];
         harness_replay_describe_verdict(&doc->repro.verdict, want, sizeof want);
@@ -85,9 +86,9 @@ static bool harness_replay_repro(const gm_doc *doc, const harness_run_result *r,
         return harness_replay_fail(out, "verdict: expected %s, got %s", want, got);
     }
     return harness_replay_same_outputs("reference (recorded)", true, &doc->c, &doc->reference,
-                                  &r->reference, out) &&
+                                       &r->reference, out) &&
            harness_replay_same_outputs("fused (recorded)", !same_backend, &doc->c, &doc->fused,
-                                  &r->fused, out);
+                                       &r->fused, out);
 }
 
 static bool harness_replay_case(const harness_run_result *r, harness_replay_outcome *out) {
@@ -96,17 +97,18 @@ static bool harness_replay_case(const harness_run_result *r, harness_replay_outc
     }
     char got[160];
     harness_replay_describe_verdict(&r->verdict, got, sizeof got);
-    return harness_replay_fail(out, "verdict: %s%s%s", got, r->reference.error ? "; reference: " : "",
-                          r->reference.error ? r->reference.error : "");
+    return harness_replay_fail(out, "verdict: %s%s%s", got,
+                               r->reference.error ? "; reference: " : "",
+                               r->reference.error ? r->reference.error : "");
 }
 
 bool harness_replay_doc(harness_backend *b, const gm_doc *doc, gm_compare case_level,
-                   harness_replay_outcome *out, gm_error *err) {
+                        harness_replay_outcome *out, gm_error *err) {
     return harness_replay_doc3(b, NULL, doc, case_level, out, err);
 }
 
-bool harness_replay_doc3(harness_backend *b, harness_run_legacy *legacy, const gm_doc *doc, gm_compare case_level,
-                    harness_replay_outcome *out, gm_error *err) {
+bool harness_replay_doc3(harness_backend *b, harness_run_legacy *legacy, const gm_doc *doc,
+                         gm_compare case_level, harness_replay_outcome *out, gm_error *err) {
     out->passed = true;
     out->message[0] = '\0';
     gm_compare level = doc->kind == GM_DOC_REPRO ? doc->repro.verdict.compare : case_level;
@@ -122,14 +124,18 @@ bool harness_replay_doc3(harness_backend *b, harness_run_legacy *legacy, const g
         return true;
     }
     switch (doc->kind) {
-    case GM_DOC_VECTOR: harness_replay_vector(doc, &r, out); break;
+    case GM_DOC_VECTOR:
+        harness_replay_vector(doc, &r, out);
+        break;
     case GM_DOC_REPRO: {
         const char *here = harness_target_backend_name(harness_backend_kind_of(b));
         bool same = doc->repro.backend != NULL && strcmp(doc->repro.backend, here) == 0;
         harness_replay_repro(doc, &r, same, out);
         break;
     }
-    case GM_DOC_CASE: harness_replay_case(&r, out); break;
+    case GM_DOC_CASE:
+        harness_replay_case(&r, out);
+        break;
     }
     harness_run_result_free(&r);
     return true;

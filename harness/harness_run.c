@@ -28,7 +28,7 @@ static bool harness_run_reference(const gm_case *c, gm_outputs *out, reference_r
 }
 
 bool harness_run_case(harness_backend *b, const gm_case *c, gm_compare level, harness_run_result *r,
-                 gm_error *err) {
+                      gm_error *err) {
     harness_run_result_free(r);
     if (!harness_run_reference(c, &r->reference, &r->raised, err) ||
         !harness_backend_run(b, c, &r->fused, err)) {
@@ -45,8 +45,8 @@ struct harness_run_legacy {
     harness_pybatch *batch;
 };
 
-bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_s, harness_run_legacy **out,
-                    gm_error *err) {
+bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_s,
+                             harness_run_legacy **out, gm_error *err) {
     *out = NULL;
     harness_target_spec t;
     if (!harness_target_parse(spec, &t, err)) {
@@ -57,8 +57,10 @@ bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_
                             spec);
     }
     harness_run_legacy *l = calloc(1, sizeof *l);
-    harness_pyworker_config cfg = {HARNESS_PYWORKER_LEGACY, t.path, t.function, !device_cuda, timeout_s};
-    bool ok = l != NULL && harness_pybatch_new(&l->batch, err) && harness_pyworker_start(&cfg, &l->worker, err);
+    harness_pyworker_config cfg = {HARNESS_PYWORKER_LEGACY, t.path, t.function, !device_cuda,
+                                   timeout_s};
+    bool ok = l != NULL && harness_pybatch_new(&l->batch, err) &&
+              harness_pyworker_start(&cfg, &l->worker, err);
     if (l == NULL) {
         gm_error_set(err, GM_ERR_MEMORY, "out of memory opening the torch reference");
     }
@@ -79,8 +81,8 @@ void harness_run_legacy_close(harness_run_legacy *l) {
 }
 
 /* Where the torch buffers first differ from the C reference's, or "". */
-static void harness_run_first_drift(const gm_case *c, const gm_outputs *ref, const gm_outputs *torch,
-                               char *out, size_t size) {
+static void harness_run_first_drift(const gm_case *c, const gm_outputs *ref,
+                                    const gm_outputs *torch, char *out, size_t size) {
     gm_verdict v;
     gm_oracle_compare_buffers(c, ref, torch, GM_COMPARE_STRICT, &v);
     out[0] = '\0';
@@ -100,7 +102,8 @@ static void harness_run_first_drift(const gm_case *c, const gm_outputs *ref, con
 
 /* Runs the torch legacy sequence on `c` and says how it disagrees with the
  * C reference's outcome in `r`. */
-static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, harness_run_result *r, gm_error *err) {
+static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, harness_run_result *r,
+                                     gm_error *err) {
     gm_outputs torch;
     gm_outputs_init(&torch);
     harness_pycall_result res;
@@ -127,14 +130,15 @@ static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, ha
     return ok;
 }
 
-bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_case *c, gm_compare level,
-                  harness_run_result *r, gm_error *err) {
+bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_case *c,
+                       gm_compare level, harness_run_result *r, gm_error *err) {
     harness_run_result_free(r);
-    return harness_backend_run(b, c, &r->fused, err) && harness_run_finish(legacy, c, level, r, err);
+    return harness_backend_run(b, c, &r->fused, err) &&
+           harness_run_finish(legacy, c, level, r, err);
 }
 
-bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level, harness_run_result *r,
-                   gm_error *err) {
+bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level,
+                        harness_run_result *r, gm_error *err) {
     if (!harness_run_reference(c, &r->reference, &r->raised, err)) {
         return false;
     }

@@ -7,7 +7,8 @@ static const char *const harness_target_backend_names[HARNESS_BACKEND_COUNT] = {
     "cpu", "cuda", "cuda-graph", "cuda-raw", "lib", "python",
 };
 
-#define HARNESS_TARGET_FORMS "builtin:cpu|cuda|cuda-graph|cuda-raw, lib:PATH.so or python:[MODULE][:FUNCTION]"
+#define HARNESS_TARGET_FORMS                                                                       \
+    "builtin:cpu|cuda|cuda-graph|cuda-raw, lib:PATH.so or python:[MODULE][:FUNCTION]"
 
 const char *harness_target_backend_name(harness_backend_kind kind) {
     return (unsigned)kind < HARNESS_BACKEND_COUNT ? harness_target_backend_names[kind] : "?";
@@ -35,7 +36,7 @@ void harness_target_builtin(harness_target_spec *out, harness_backend_kind kind)
 }
 
 static bool harness_target_copy(char *dst, size_t size, const char *src, size_t n, const char *what,
-                           gm_error *err) {
+                                gm_error *err) {
     if (n >= size) {
         return gm_error_set(err, GM_ERR_USAGE, "target: the %s is longer than %zu bytes", what,
                             size - 1);
@@ -59,7 +60,7 @@ static bool harness_target_parse_python(const char *rest, harness_target_spec *o
     }
     return harness_target_copy(out->path, sizeof out->path, rest, module_len, "module", err) &&
            (!has_function || harness_target_copy(out->function, sizeof out->function, colon + 1,
-                                            strlen(colon + 1), "function name", err));
+                                                 strlen(colon + 1), "function name", err));
 }
 
 bool harness_target_parse(const char *text, harness_target_spec *out, gm_error *err) {
@@ -78,7 +79,7 @@ bool harness_target_parse(const char *text, harness_target_spec *out, gm_error *
                                 text);
         }
         return harness_target_copy(out->path, sizeof out->path, text + 4, strlen(text + 4),
-                              "library path", err);
+                                   "library path", err);
     }
     if (strncmp(text, "python:", 7) == 0 || strcmp(text, "python") == 0) {
         return harness_target_parse_python(text[6] == ':' ? text + 7 : "", out, err);
@@ -91,11 +92,15 @@ void harness_target_format(const harness_target_spec *t, char *out, size_t size)
     case HARNESS_TARGET_BUILTIN:
         snprintf(out, size, "builtin:%s", harness_target_backend_name(t->builtin));
         break;
-    case HARNESS_TARGET_LIB: snprintf(out, size, "lib:%s", t->path); break;
+    case HARNESS_TARGET_LIB:
+        snprintf(out, size, "lib:%s", t->path);
+        break;
     case HARNESS_TARGET_PYTHON:
         snprintf(out, size, "python:%s%s%s", t->path, t->function[0] ? ":" : "", t->function);
         break;
     }
 }
 
-bool harness_target_is_external(const harness_target_spec *t) { return t->kind != HARNESS_TARGET_BUILTIN; }
+bool harness_target_is_external(const harness_target_spec *t) {
+    return t->kind != HARNESS_TARGET_BUILTIN;
+}

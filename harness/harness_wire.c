@@ -102,7 +102,8 @@ static bool harness_wire_receive_header(int fd, harness_wire_header *h, int *pas
            harness_wire_receive_all(fd, (char *)h + n, sizeof *h - (size_t)n);
 }
 
-bool harness_wire_send_fd(int fd, harness_wire_type type, const void *payload, size_t len, int pass) {
+bool harness_wire_send_fd(int fd, harness_wire_type type, const void *payload, size_t len,
+                          int pass) {
     harness_wire_header h = {(uint32_t)type, 0, (uint64_t)len};
     return harness_wire_send_header(fd, &h, pass) &&
            (len == 0 || harness_wire_send_all(fd, payload, len));
@@ -121,7 +122,8 @@ bool harness_wire_receive(int fd, harness_wire_type *type, char **payload, size_
     return ok;
 }
 
-bool harness_wire_receive_fd(int fd, harness_wire_type *type, char **payload, size_t *len, int *passed) {
+bool harness_wire_receive_fd(int fd, harness_wire_type *type, char **payload, size_t *len,
+                             int *passed) {
     harness_wire_header h;
     *payload = NULL;
     if (!harness_wire_receive_header(fd, &h, passed) || h.len > HARNESS_WIRE_MAX_PAYLOAD) {

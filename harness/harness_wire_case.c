@@ -37,9 +37,11 @@ typedef struct {
 } harness_wire_case_array;
 
 static uint32_t harness_wire_case_present(const gm_case *c) {
-    return (c->seq_lens_cpu ? HARNESS_WIRE_HAS_SEQ_LENS_CPU : 0) | (c->qlens ? HARNESS_WIRE_HAS_QLENS : 0) |
+    return (c->seq_lens_cpu ? HARNESS_WIRE_HAS_SEQ_LENS_CPU : 0) |
+           (c->qlens ? HARNESS_WIRE_HAS_QLENS : 0) |
            (c->has_max_seq_pages ? HARNESS_WIRE_HAS_MAX_SEQ_PAGES : 0) |
-           (c->has_swa ? HARNESS_WIRE_HAS_SWA : 0) | (c->swa.page_table ? HARNESS_WIRE_SWA_PAGE_TABLE : 0) |
+           (c->has_swa ? HARNESS_WIRE_HAS_SWA : 0) |
+           (c->swa.page_table ? HARNESS_WIRE_SWA_PAGE_TABLE : 0) |
            (c->swa.out_cache_loc ? HARNESS_WIRE_HAS_OUT_CACHE_LOC : 0) |
            (c->swa.has_out_len ? HARNESS_WIRE_HAS_OUT_LEN : 0);
 }
@@ -67,7 +69,8 @@ static void harness_wire_case_fill_header(const gm_case *c, harness_wire_case_he
 #define HARNESS_WIRE_CASE_ARRAYS (7 + GM_BUF_COUNT)
 
 /* Every array of `c` in wire order; harness_wire_case_sent says which are sent. */
-static size_t harness_wire_case_all_arrays(gm_case *c, harness_wire_case_array a[HARNESS_WIRE_CASE_ARRAYS]) {
+static size_t harness_wire_case_all_arrays(gm_case *c,
+                                           harness_wire_case_array a[HARNESS_WIRE_CASE_ARRAYS]) {
     size_t n = 0;
     a[n++] = (harness_wire_case_array){(void **)&c->req_to_token, 4, c->pool * c->width};
     a[n++] = (harness_wire_case_array){(void **)&c->req_pool_indices, 8, c->bs};
@@ -86,10 +89,14 @@ static size_t harness_wire_case_all_arrays(gm_case *c, harness_wire_case_array a
 /* Whether array k of the wire order is present per the header. */
 static bool harness_wire_case_sent(const harness_wire_case_header *h, size_t k) {
     switch (k) {
-    case 3: return h->present & HARNESS_WIRE_HAS_SEQ_LENS_CPU;
-    case 4: return h->present & HARNESS_WIRE_HAS_QLENS;
-    case 5: return h->present & HARNESS_WIRE_HAS_SWA;
-    case 6: return h->present & HARNESS_WIRE_HAS_OUT_CACHE_LOC;
+    case 3:
+        return h->present & HARNESS_WIRE_HAS_SEQ_LENS_CPU;
+    case 4:
+        return h->present & HARNESS_WIRE_HAS_QLENS;
+    case 5:
+        return h->present & HARNESS_WIRE_HAS_SWA;
+    case 6:
+        return h->present & HARNESS_WIRE_HAS_OUT_CACHE_LOC;
     default: return k < 3 || h->init_kind[k - 7] == GM_INIT_ARRAY;
     }
 }

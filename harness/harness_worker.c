@@ -21,8 +21,8 @@ struct harness_worker {
     harness_cuda_mode mode;
     char lib_path[1024]; /* a lib: target's library; "": a builtin CUDA backend */
     double timeout_s;    /* lib: one call's limit; 0: none */
-    pid_t pid;      /* 0: no live worker */
-    int fd;         /* our end of the socket pair */
+    pid_t pid;           /* 0: no live worker */
+    int fd;              /* our end of the socket pair */
     unsigned restarts;
     unsigned hangs;
 };
@@ -34,14 +34,15 @@ typedef struct {
     harness_libtarget *lib;
 } harness_worker_engine;
 
-static bool harness_worker_engine_open(const harness_worker *w, harness_worker_engine *e, gm_error *err) {
+static bool harness_worker_engine_open(const harness_worker *w, harness_worker_engine *e,
+                                       gm_error *err) {
     *e = (harness_worker_engine){0};
     return w->lib_path[0] ? harness_libtarget_open(w->lib_path, &e->lib, err)
                           : harness_backend_cuda_open(w->mode, &e->cuda, err);
 }
 
 static bool harness_worker_engine_run(harness_worker_engine *e, const gm_case *c, gm_outputs *out,
-                                 gm_error *err) {
+                                      gm_error *err) {
     return e->lib ? harness_libtarget_run(e->lib, c, out, err)
                   : harness_backend_cuda_run(e->cuda, c, out, err);
 }
@@ -56,14 +57,15 @@ static void harness_worker_engine_close(harness_worker_engine *e) {
 /* ---- the worker process ------------------------------------------------ */
 
 /* One RUN request; false when the worker must exit (device error). */
-static bool harness_worker_serve_one(harness_worker_engine *cu, int fd, const char *bytes, size_t len) {
+static bool harness_worker_serve_one(harness_worker_engine *cu, int fd, const char *bytes,
+                                     size_t len) {
     gm_case c;
     gm_case_init(&c);
     gm_outputs out;
     gm_outputs_init(&out);
     gm_error err = {0};
-    bool ok = harness_wire_case_decode(bytes, len, &c, &err) && gm_outputs_prepare(&out, &c, &err) &&
-              harness_worker_engine_run(cu, &c, &out, &err);
+    bool ok = harness_wire_case_decode(bytes, len, &c, &err) &&
+              gm_outputs_prepare(&out, &c, &err) && harness_worker_engine_run(cu, &c, &out, &err);
     bool alive = true;
     if (ok) {
         size_t n = 0;
@@ -142,8 +144,9 @@ static bool harness_worker_spawn(harness_worker *w, gm_error *err) {
     bool hello = harness_wire_receive(w->fd, &type, &payload, &len) && type == HARNESS_WIRE_HELLO;
     if (!hello) {
         gm_error_set(err, GM_ERR_DEVICE, "%s",
-                     payload && type == HARNESS_WIRE_REFUSED ? payload
-                                                        : "backend cuda: the worker did not start");
+                     payload && type == HARNESS_WIRE_REFUSED
+                         ? payload
+                         : "backend cuda: the worker did not start");
         harness_worker_reap(w);
     }
     free(payload);
@@ -151,7 +154,7 @@ static bool harness_worker_spawn(harness_worker *w, gm_error *err) {
 }
 
 static bool harness_worker_start_any(harness_cuda_mode mode, const char *lib_path, double timeout_s,
-                                harness_worker **out, gm_error *err) {
+                                     harness_worker **out, gm_error *err) {
     *out = NULL;
     harness_worker *w = calloc(1, sizeof *w);
     if (w == NULL) {
@@ -173,7 +176,8 @@ bool harness_worker_start(harness_cuda_mode mode, harness_worker **out, gm_error
     return harness_worker_start_any(mode, "", 0, out, err);
 }
 
-bool harness_worker_start_lib(const char *path, double timeout_s, harness_worker **out, gm_error *err) {
+bool harness_worker_start_lib(const char *path, double timeout_s, harness_worker **out,
+                              gm_error *err) {
     return harness_worker_start_any(HARNESS_CUDA_RAW, path, timeout_s, out, err);
 }
 
@@ -194,7 +198,7 @@ unsigned harness_worker_hangs(const harness_worker *w) { return w->hangs; }
 
 /* The worker failed on `c`: save the case, replace the worker, say so. */
 static bool harness_worker_fail(harness_worker *w, const gm_case *c, const char *what,
-                           const char *crash_dir, gm_error *err) {
+                                const char *crash_dir, gm_error *err) {
     char saved[1200] = "case not saved (no crash folder)";
     if (crash_dir != NULL) {
         char path[1024];
@@ -209,14 +213,13 @@ static bool harness_worker_fail(harness_worker *w, const gm_case *c, const char 
     w->restarts++;
     gm_error restart_err = {0};
     bool restarted = harness_worker_spawn(w, &restart_err);
-    return gm_error_set(err, GM_ERR_DEVICE, "backend cuda: device error: %.200s; %s; %s", what,
-                        saved,
-                        restarted ? "fresh worker started, later runs go on"
-                                  : "could not start a fresh worker");
+    return gm_error_set(
+        err, GM_ERR_DEVICE, "backend cuda: device error: %.200s; %s; %s", what, saved,
+        restarted ? "fresh worker started, later runs go on" : "could not start a fresh worker");
 }
 
 bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
-                   gm_error *err) {
+                        gm_error *err) {
     if (w->pid == 0 && !harness_worker_spawn(w, err)) {
         return false;
     }
@@ -234,10 +237,11 @@ bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, co
     char *payload = NULL;
     size_t len = 0;
     bool answered = sent && harness_wire_receive(w->fd, &type, &payload, &len);
-    bool ok = answered && type == HARNESS_WIRE_RESULT && harness_wire_case_outputs_decode(payload, len, out);
+    bool ok = answered && type == HARNESS_WIRE_RESULT &&
+              harness_wire_case_outputs_decode(payload, len, out);
     if (!ok) {
-        const char *what = answered && type == HARNESS_WIRE_DEVICE_ERROR ? payload
-                                                                     : "the worker process died";
+        const char *what =
+            answered && type == HARNESS_WIRE_DEVICE_ERROR ? payload : "the worker process died";
         harness_worker_fail(w, c, what, crash_dir, err);
     }
     free(payload);
@@ -257,8 +261,8 @@ static bool harness_worker_answers_in_time(const harness_worker *w) {
     return n > 0;
 }
 
-harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out, char *what,
-                                size_t size) {
+harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out,
+                                          char *what, size_t size) {
     gm_error err = {0};
     if (w->pid == 0 && !harness_worker_spawn(w, &err)) {
         snprintf(what, size, "the worker did not start again: %s", err.msg);
@@ -279,8 +283,10 @@ harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, g
     size_t len = 0;
     bool answered = sent && harness_wire_receive(w->fd, &type, &payload, &len);
     harness_worker_status s = HARNESS_WORKER_OK;
-    if (!(answered && type == HARNESS_WIRE_RESULT && harness_wire_case_outputs_decode(payload, len, out))) {
-        s = answered && type == HARNESS_WIRE_DEVICE_ERROR ? HARNESS_WORKER_DEVICE_ERROR : HARNESS_WORKER_DIED;
+    if (!(answered && type == HARNESS_WIRE_RESULT &&
+          harness_wire_case_outputs_decode(payload, len, out))) {
+        s = answered && type == HARNESS_WIRE_DEVICE_ERROR ? HARNESS_WORKER_DEVICE_ERROR
+                                                          : HARNESS_WORKER_DIED;
         snprintf(what, size, "%.2000s",
                  s == HARNESS_WORKER_DEVICE_ERROR ? payload : "the worker process died");
         harness_worker_reap(w);

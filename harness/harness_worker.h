@@ -31,7 +31,7 @@ void harness_worker_stop(harness_worker *w);
  * under crash_dir (when not NULL), a new worker is started, and the run
  * fails with GM_ERR_DEVICE saying all of it. */
 bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
-                   gm_error *err);
+                        gm_error *err);
 
 /* How many times the worker was replaced after a failure, and of those how
  * many times it did not answer in time (lib: targets). */
@@ -40,7 +40,8 @@ unsigned harness_worker_hangs(const harness_worker *w);
 
 /* A lib: target (harness_libtarget.h) in a worker: the library is loaded in the
  * child, never in gmfuzz's own process. `timeout_s` bounds one call. */
-bool harness_worker_start_lib(const char *path, double timeout_s, harness_worker **out, gm_error *err);
+bool harness_worker_start_lib(const char *path, double timeout_s, harness_worker **out,
+                              gm_error *err);
 
 typedef enum {
     HARNESS_WORKER_OK,
@@ -51,7 +52,7 @@ typedef enum {
 
 /* One case, with no saving and no restart of its own: a failed worker is
  * reaped, `what` says why, and the next call starts a fresh one. */
-harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out, char *what,
-                                size_t size);
+harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out,
+                                          char *what, size_t size);
 
 #endif
