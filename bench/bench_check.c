@@ -4,7 +4,7 @@
  *
  *   bench_check KNOWN_JSON [SECONDS] [MAX_BS]   (default 3 s, bs <= 16)
  *
- * Cases come from the seeded generator (harness/gm_gen.h), kept when their
+ * Cases come from the seeded generator (harness/harness.h), kept when their
  * bs <= MAX_BS; the same 4096 cases are cycled, so the numbers exclude
  * input decoding. Failures are not saved (no failure folder): the bench
  * measures the path every input takes.
@@ -14,8 +14,7 @@
 #include <time.h>
 
 #include "fuzz_check.h"
-#include "gm_gen.h"
-#include "gm_run.h"
+#include "harness.h"
 
 #define BENCH_CASES 4096
 
@@ -27,11 +26,11 @@ static double bench_now(void) {
 
 /* BENCH_CASES generated cases with bs <= max_bs. */
 static bool bench_cases(gm_case *cases, size_t max_bs, gm_error *err) {
-    gm_gen g;
-    gm_gen_seed(&g, 20261129);
+    harness_gen g;
+    harness_gen_seed(&g, 20261129);
     for (size_t k = 0; k < BENCH_CASES;) {
         gm_case_init(&cases[k]);
-        if (!gm_gen_case(&g, &cases[k], err)) {
+        if (!harness_gen_case(&g, &cases[k], err)) {
             return false;
         }
         if (cases[k].bs <= max_bs) {
@@ -44,18 +43,18 @@ static bool bench_cases(gm_case *cases, size_t max_bs, gm_error *err) {
 }
 
 /* Bare runs per second over the cases, for `seconds`. */
-static double bench_runs(gm_backend *b, gm_case *cases, double seconds) {
-    gm_run_result r;
+static double bench_runs(harness_backend *b, gm_case *cases, double seconds) {
+    harness_run_result r;
     gm_error err = {0};
     size_t n = 0;
-    gm_run_result_init(&r);
+    harness_run_result_init(&r);
     double start = bench_now(), now = start;
     for (; now - start < seconds; now = bench_now()) {
         for (size_t k = 0; k < 256; k++, n++) {
-            gm_run_case(b, &cases[n % BENCH_CASES], GM_COMPARE_LIVE, &r, &err);
+            harness_run_case(b, &cases[n % BENCH_CASES], GM_COMPARE_LIVE, &r, &err);
         }
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return (double)n / (now - start);
 }
 
@@ -80,10 +79,10 @@ int main(int argc, char **argv) {
     double seconds = argc > 2 ? atof(argv[2]) : 3.0;
     size_t max_bs = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 16;
     gm_error err = {0};
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     triage_baseline *known = NULL;
     gm_case *cases = calloc(BENCH_CASES, sizeof *cases);
-    if (cases == NULL || !gm_backend_open(GM_BACKEND_CPU, &b, &err) ||
+    if (cases == NULL || !harness_backend_open(HARNESS_BACKEND_CPU, &b, &err) ||
         !triage_baseline_load(argv[1], &known, &err) || !bench_cases(cases, max_bs, &err)) {
         fprintf(stderr, "bench_check: %s\n", cases == NULL ? "out of memory" : err.msg);
         return 2;
@@ -94,7 +93,7 @@ int main(int argc, char **argv) {
     double checks = bench_checks(&cfg, cases, seconds, counts);
     size_t total = counts[0] + counts[1] + counts[2] + counts[3];
     printf("CPU backend, generated cases with bs <= %zu, live, one core\n", max_bs);
-    printf("bare run (gm_run_case):      %9.0f exec/s\n", runs);
+    printf("bare run (harness_run_case):      %9.0f exec/s\n", runs);
     printf("fuzz_check_case:             %9.0f exec/s  (%.1f%% of the bare run; target >= 20000)\n",
            checks, 100.0 * checks / runs);
     printf("decisions: match %.1f%%, known %.1f%%, failure %.1f%%, broken %zu\n",
@@ -106,6 +105,6 @@ int main(int argc, char **argv) {
     }
     free(cases);
     triage_baseline_free(known);
-    gm_backend_close(b);
+    harness_backend_close(b);
     return checks >= 20000.0 ? 0 : 1;
 }

@@ -19,7 +19,7 @@
 
 #include "gm_json.h"
 #include "minimize.h"
-#include "gm_run.h"
+#include "harness.h"
 
 #define BENCH_PAGE 16
 #define BENCH_CONTEXT 2048
@@ -159,15 +159,15 @@ static void bench_show(const gm_case *c) {
 }
 
 /* Minimizes one case; false when a target is missed or a run failed. */
-static bool bench_one(gm_backend *b, const bench_spec *spec, size_t bs, bool show) {
+static bool bench_one(harness_backend *b, const bench_spec *spec, size_t bs, bool show) {
     gm_case c;
-    gm_run_result r;
+    harness_run_result r;
     triage_finding target, after;
     gm_error err = {0};
     minimize_stats stats = {.max_runs = 0};
     spec->build(&c, bs);
-    gm_run_result_init(&r);
-    bool ok = gm_case_check(&c, &err) && gm_run_case(b, &c, spec->level, &r, &err);
+    harness_run_result_init(&r);
+    bool ok = gm_case_check(&c, &err) && harness_run_case(b, &c, spec->level, &r, &err);
     if (ok) {
         triage_classify(&c, &r, &target);
     }
@@ -175,7 +175,7 @@ static bool bench_one(gm_backend *b, const bench_spec *spec, size_t bs, bool sho
     double start = bench_now();
     ok = ok && minimize_case(b, spec->level, &target, &c, &stats, &err);
     double seconds = bench_now() - start;
-    ok = ok && gm_run_case(b, &c, spec->level, &r, &err);
+    ok = ok && harness_run_case(b, &c, spec->level, &r, &err);
     if (!ok) {
         fprintf(stderr, "%s: %s\n", spec->name, err.msg);
     } else {
@@ -192,7 +192,7 @@ static bool bench_one(gm_backend *b, const bench_spec *spec, size_t bs, bool sho
             bench_show(&c);
         }
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(&c);
     return ok;
 }
@@ -217,9 +217,9 @@ int main(int argc, char **argv) {
             bs = (size_t)strtoull(argv[k], NULL, 10);
         }
     }
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     gm_error err = {0};
-    if (bs < 8 || !gm_backend_open(GM_BACKEND_CPU, &b, &err)) {
+    if (bs < 8 || !harness_backend_open(HARNESS_BACKEND_CPU, &b, &err)) {
         fprintf(stderr, "usage: bench_minimize [BS >= 8] [--show] %s\n", err.msg);
         return 2;
     }
@@ -229,6 +229,6 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
         all = bench_one(b, &specs[k], bs, show) && all;
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     return all ? 0 : 1;
 }

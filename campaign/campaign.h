@@ -33,7 +33,7 @@
  * backend, one job per core, 60 seconds, live comparison against the
  * shipped baseline, output in a new folder out/fuzz-<UTC time>/. */
 
-/* SWEEP: structured random cases (harness/gm_gen.c), no coverage, sent to
+/* SWEEP: structured random cases (harness/harness_gen.c), no coverage, sent to
  * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`
  * processes that speak libFuzzer's status lines. */
 typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;

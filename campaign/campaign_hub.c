@@ -9,16 +9,16 @@
 #include <unistd.h>
 
 #include "campaign_log.h"
-#include "gm_hub.h"
+#include "harness.h"
 
 static bool campaign_hub_gpu_target(const campaign_options *o) {
-    gm_target_spec t;
+    harness_target_spec t;
     gm_error err = {0};
     if (!campaign_options_target(o, &t, &err)) {
         return false;
     }
-    return t.kind == GM_TARGET_LIB || (t.kind == GM_TARGET_PYTHON && !t.device_cpu) ||
-           (t.kind == GM_TARGET_BUILTIN && t.builtin != GM_BACKEND_CPU);
+    return t.kind == HARNESS_TARGET_LIB || (t.kind == HARNESS_TARGET_PYTHON && !t.device_cpu) ||
+           (t.kind == HARNESS_TARGET_BUILTIN && t.builtin != HARNESS_BACKEND_CPU);
 }
 
 /* How many GPUs the driver sees, without touching CUDA (a forked worker
@@ -87,11 +87,11 @@ int campaign_hub_count(const campaign_options *o) {
     if (o->engine == CAMPAIGN_AFL || !campaign_hub_gpu_target(o)) {
         return 0; /* AFL++ forks the target per input: no connection to share */
     }
-    gm_target_spec t;
+    harness_target_spec t;
     gm_error err = {0};
     /* Measured (docs/TARGETS.md): one hub, in lanes, for a GPU kernel; none
      * for a Python target, whose cost is per case in Python. */
-    return campaign_options_target(o, &t, &err) && t.kind == GM_TARGET_PYTHON ? 0 : 1;
+    return campaign_options_target(o, &t, &err) && t.kind == HARNESS_TARGET_PYTHON ? 0 : 1;
 }
 
 static void campaign_hub_log_path(const campaign_setup *s, int k, char *out, size_t size) {
@@ -109,7 +109,7 @@ static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k,
     snprintf(name, sizeof name, "%s.%d", h->name, k);
     snprintf(parent, sizeof parent, "%d", (int)getpid());
     snprintf(timeout, sizeof timeout, "%g",
-             s->opt.target_timeout_s > 0 ? s->opt.target_timeout_s : GM_TARGET_DEFAULT_TIMEOUT_S);
+             s->opt.target_timeout_s > 0 ? s->opt.target_timeout_s : HARNESS_TARGET_DEFAULT_TIMEOUT_S);
     const char *device = s->opt.target_device ? s->opt.target_device : "cuda";
     snprintf(lanes, sizeof lanes, "%d", s->opt.hub_lanes);
     char *argv[] = {self,           "target-hub",       "--name",  name,   "--target",
@@ -129,10 +129,10 @@ static bool campaign_hub_wait(campaign_hubs *h, const campaign_setup *s, int k, 
     snprintf(name, sizeof name, "%s.%d", h->name, k);
     const struct timespec pause = {0, 50 * 1000 * 1000};
     for (double waited = 0; waited < CAMPAIGN_HUB_START_S; waited += 0.05) {
-        gm_hub_client *c = NULL;
+        harness_hub_client *c = NULL;
         gm_error ignored = {0};
-        if (gm_hub_client_open(name, &c, &ignored)) {
-            gm_hub_client_close(c);
+        if (harness_hub_client_open(name, &c, &ignored)) {
+            harness_hub_client_close(c);
             return true;
         }
         if (!campaign_proc_poll(&h->procs[k])) {
@@ -153,11 +153,11 @@ bool campaign_hubs_start(campaign_hubs *h, const campaign_setup *s, campaign_arg
     if (h->n == 0) {
         return true;
     }
-    gm_target_spec t;
+    harness_target_spec t;
     if (!campaign_options_target(&s->opt, &t, err)) {
         return false;
     }
-    gm_target_format(&t, h->target, sizeof h->target);
+    harness_target_format(&t, h->target, sizeof h->target);
     if (s->opt.gpus != NULL) {
         char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
         int n = campaign_hub_gpus(s->opt.gpus, list, err);

@@ -1,4 +1,4 @@
-/* campaign_hub: the target hubs of a campaign (harness/gm_hub.h).
+/* campaign_hub: the target hubs of a campaign (harness/harness.h).
  *
  * A GPU target serves one process's synchronizations fast and many
  * processes' slowly (each holds a CUDA context; the GPU time-slices
@@ -29,7 +29,7 @@
 typedef struct {
     int n;
     char name[64]; /* the base name; hub k listens on @name.k */
-    char target[GM_TARGET_PATH_MAX + 200];
+    char target[HARNESS_TARGET_PATH_MAX + 200];
     campaign_proc procs[CAMPAIGN_HUBS_MAX];
     char gpus[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX]; /* hub k's device ("": any) */
     unsigned restarts; /* hubs started again after they died */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gm_paths.h"
+#include "harness.h"
 #include "repro.h"
 
 /* The best file so far of one signature, in one of the two folders. */
@@ -91,14 +91,14 @@ static bool campaign_merge_failures_scan(campaign_merge_failures_table *t, const
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         return true; /* a campaign that found nothing may have none */
     }
-    gm_paths files;
-    gm_paths_init(&files);
-    bool ok = gm_paths_add(&files, dir, err);
+    harness_paths files;
+    harness_paths_init(&files);
+    bool ok = harness_paths_add(&files, dir, err);
     for (size_t i = 0; ok && i < files.count; i++) {
         ok = campaign_merge_failures_note(t, files.items[i], source, kind, err);
     }
     *(kind == 0 ? &t->out->failures_in : &t->out->repros_in) += files.count;
-    gm_paths_free(&files);
+    harness_paths_free(&files);
     return ok;
 }
 
@@ -110,7 +110,7 @@ static bool campaign_merge_failures_write(const campaign_merge_options *o, const
     const char *slash = strrchr(b->path, '/');
     const char *name = slash != NULL ? slash + 1 : b->path;
     struct stat st;
-    if (!campaign_merge_join(dir, o->out, folder, err) || !gm_paths_make_dirs(dir, err) ||
+    if (!campaign_merge_join(dir, o->out, folder, err) || !harness_paths_make_dirs(dir, err) ||
         !campaign_merge_join(to, dir, name, err)) {
         return false;
     }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "campaign_signal.h"
-#include "gm_backend.h"
+#include "harness.h"
 #include "minimize.h"
 
 /* What the child sends back for one signature. */
@@ -49,11 +49,11 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
         _exit(1);
     }
     static campaign_minimizer_result res;
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     gm_error err = {0};
-    gm_target_spec spec;
+    harness_target_spec spec;
     bool ok = campaign_options_target(&s->opt, &spec, &err) &&
-              gm_backend_open_target(&spec, &b, &err);
+              harness_backend_open_target(&spec, &b, &err);
     for (size_t i = first; i < f->n_sigs; i++) {
         memset(&res, 0, sizeof res);
         res.index = i;
@@ -67,7 +67,7 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
             break;
         }
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     fflush(NULL);
     _exit(0);
 }

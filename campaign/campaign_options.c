@@ -7,15 +7,14 @@
 #include <unistd.h>
 
 #include "campaign_hub.h"
-#include "gm_hub.h"
-#include "gm_target.h"
+#include "harness.h"
 
 void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
     o->engine = CAMPAIGN_LIBFUZZER;
     o->batch = 64;
     o->hubs = -1;
-    o->hub_lanes = GM_HUB_LANES_DEFAULT;
+    o->hub_lanes = HARNESS_HUB_LANES_DEFAULT;
     o->backend = "cpu";
     o->time_s = CAMPAIGN_DEFAULT_TIME_S;
     o->stall_s = CAMPAIGN_DEFAULT_STALL_S;
@@ -109,15 +108,15 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         return value != NULL && strncmp(value, "python", 6) == 0;
     }
     if (strcmp(flag, "--target") == 0 && value != NULL) {
-        gm_target_spec spec;
+        harness_target_spec spec;
         gm_error err = {0};
-        if (gm_target_parse(value, &spec, &err)) { /* a target spec, else a binary */
+        if (harness_target_parse(value, &spec, &err)) { /* a target spec, else a binary */
             o->fused = value;
-            if (spec.kind == GM_TARGET_BUILTIN) {
-                o->backend = spec.builtin == GM_BACKEND_CPU ? "cpu" : "cuda";
+            if (spec.kind == HARNESS_TARGET_BUILTIN) {
+                o->backend = spec.builtin == HARNESS_BACKEND_CPU ? "cpu" : "cuda";
             }
-            return spec.kind != GM_TARGET_BUILTIN || spec.builtin == GM_BACKEND_CPU ||
-                   spec.builtin == GM_BACKEND_CUDA;
+            return spec.kind != HARNESS_TARGET_BUILTIN || spec.builtin == HARNESS_BACKEND_CPU ||
+                   spec.builtin == HARNESS_BACKEND_CUDA;
         }
         o->target = value;
         return value[0] != '\0';
@@ -139,7 +138,7 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         return ok;
     }
     if (strcmp(flag, "--hub-lanes") == 0) {
-        bool ok = campaign_options_uint(value, 1, GM_HUB_LANES_MAX, &n);
+        bool ok = campaign_options_uint(value, 1, HARNESS_HUB_LANES_MAX, &n);
         o->hub_lanes = (int)n;
         return ok;
     }
@@ -217,8 +216,8 @@ bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_siz
     return true;
 }
 
-bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err) {
-    if (!gm_target_parse(o->fused != NULL ? o->fused : o->backend, out, err)) {
+bool campaign_options_target(const campaign_options *o, harness_target_spec *out, gm_error *err) {
+    if (!harness_target_parse(o->fused != NULL ? o->fused : o->backend, out, err)) {
         return false;
     }
     out->device_cpu = o->target_device != NULL && strcmp(o->target_device, "cpu") == 0;

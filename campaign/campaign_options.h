@@ -8,7 +8,7 @@
 
 #include "campaign.h"
 #include "gm_error.h"
-#include "gm_target.h"
+#include "harness.h"
 
 /* The minimization's budget: --minimize-time, else max(10 s, 25% of
  * --time). What it does not reach is saved unminimized. */
@@ -18,6 +18,6 @@ double campaign_options_minimize_time(const campaign_options *o);
 
 /* The fused target the campaign's jobs run (--target, --backend, device,
  * timeout), for the driver's own runs (minimization). */
-bool campaign_options_target(const campaign_options *o, gm_target_spec *out, gm_error *err);
+bool campaign_options_target(const campaign_options *o, harness_target_spec *out, gm_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 #include "gm_json.h"
 #include "minimize.h"
 #include "repro.h"
-#include "gm_run.h"
+#include "harness.h"
 
 /* Enough for a bs <= 1024 case to reach its fixed point in about a
  * second; a larger case stops early and is still written (smaller). */
@@ -39,11 +39,11 @@ void campaign_repro_slug(const char *signature, char *out, size_t size) {
 }
 
 /* Runs `c` and classifies it. */
-static bool campaign_repro_run(gm_backend *b, gm_compare level, const gm_case *c,
-                               gm_run_result *r, triage_finding *f, gm_error *err) {
-    gm_run_result_free(r);
-    gm_run_result_init(r);
-    if (!gm_run_case(b, c, level, r, err)) {
+static bool campaign_repro_run(harness_backend *b, gm_compare level, const gm_case *c,
+                               harness_run_result *r, triage_finding *f, gm_error *err) {
+    harness_run_result_free(r);
+    harness_run_result_init(r);
+    if (!harness_run_case(b, c, level, r, err)) {
         return false;
     }
     triage_classify(c, r, f);
@@ -57,13 +57,13 @@ static double campaign_repro_now(void) {
 }
 
 /* Minimizes `c` (when asked) and writes the reproducer of its final run. */
-static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup *s,
+static bool campaign_repro_shrink_and_write(harness_backend *b, const campaign_setup *s,
                                             const gm_doc *doc, const campaign_signature *sig,
                                             gm_case *c, triage_finding *f, double deadline_s,
                                             campaign_repro *out, gm_error *err) {
     gm_compare level = doc->repro.verdict.compare;
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     bool ok = true;
     if (s->opt.minimize && deadline_s > 0.0 && minimize_clock() >= deadline_s) {
         out->out_of_time = true; /* saved as found: nothing is lost */
@@ -91,8 +91,8 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
         ok = false;
     }
     repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
-                              out->minimized, doc->repro.found_at, gm_backend_identity(b)};
-    if (ok && !repro_write(out->path, c, &r, f, gm_backend_kind_of(b), &origin, err)) {
+                              out->minimized, doc->repro.found_at, harness_backend_identity(b)};
+    if (ok && !repro_write(out->path, c, &r, f, harness_backend_kind_of(b), &origin, err)) {
         snprintf(out->note, sizeof out->note, "cannot write: %.400s", err->msg);
         gm_error_clear(err);
         ok = false;
@@ -100,11 +100,11 @@ static bool campaign_repro_shrink_and_write(gm_backend *b, const campaign_setup 
     if (!ok) {
         out->path[0] = '\0';
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return err->code == GM_ERR_NONE;
 }
 
-bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
+bool campaign_repro_make(harness_backend *b, const campaign_setup *s, const campaign_signature *sig,
                          double deadline_s, campaign_repro *out, gm_error *err) {
     memset(out, 0, sizeof *out);
     double t0 = campaign_repro_now();
@@ -114,8 +114,8 @@ bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_
     gm_doc_init(&doc);
     gm_case c;
     gm_case_init(&c);
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     triage_finding f;
     gm_error read_err = {0};
     bool ok = true;
@@ -135,7 +135,7 @@ bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_
             ok = campaign_repro_shrink_and_write(b, s, &doc, sig, &c, &f, deadline_s, out, err);
         }
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(&c);
     gm_doc_free(&doc);
     out->seconds = campaign_repro_now() - t0;

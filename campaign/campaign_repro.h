@@ -14,7 +14,7 @@
 #include "campaign.h"
 #include "campaign_failures.h"
 #include "campaign_setup.h"
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 
 typedef struct {
@@ -35,7 +35,7 @@ typedef struct {
  * 0: none): past it the reproducer is written as found. False only when
  * the backend itself failed (err); a failure that does not replay is a
  * note, not an error. */
-bool campaign_repro_make(gm_backend *b, const campaign_setup *s, const campaign_signature *sig,
+bool campaign_repro_make(harness_backend *b, const campaign_setup *s, const campaign_signature *sig,
                          double deadline_s, campaign_repro *out, gm_error *err);
 
 #endif

@@ -11,7 +11,7 @@
 #include "campaign_record.h"
 #include "campaign_target.h"
 #include "gm_file.h"
-#include "gm_paths.h"
+#include "harness.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."
@@ -66,7 +66,7 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
     /* The lock before anything is written into the folder: a second
      * campaign must not truncate the first one's stats. */
     bool busy = false;
-    if (!gm_paths_make_dirs(s->dir, err) || !campaign_lock_take(&s->lock, s->dir, &busy, err)) {
+    if (!harness_paths_make_dirs(s->dir, err) || !campaign_lock_take(&s->lock, s->dir, &busy, err)) {
         s->locked_out = busy;
         return false;
     }
@@ -77,7 +77,7 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
                  {s->logs, "logs"},     {s->artifacts, "artifacts"}, {s->afl_out, "afl"}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!campaign_setup_join(parts[i].path, s->dir, parts[i].name, err) ||
-            (i < 5 && !gm_paths_make_dirs(parts[i].path, err))) {
+            (i < 5 && !harness_paths_make_dirs(parts[i].path, err))) {
             return false;
         }
     }

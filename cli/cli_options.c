@@ -66,11 +66,11 @@ static bool cli_options_target_flag(cli_options *o, const char *flag, const char
         return false;
     }
     if (strcmp(flag, "--target") == 0 || strcmp(flag, "--backend") == 0) {
-        gm_target_spec t;
-        gm_backend_kind kind;
-        bool ok = strcmp(flag, "--target") == 0 ? gm_target_parse(value, &t, &err)
-                  : gm_backend_kind_from_name(value, &kind)
-                      ? (gm_target_builtin(&t, kind), true)
+        harness_target_spec t;
+        harness_backend_kind kind;
+        bool ok = strcmp(flag, "--target") == 0 ? harness_target_parse(value, &t, &err)
+                  : harness_target_backend_from_name(value, &kind)
+                      ? (harness_target_builtin(&t, kind), true)
                       : gm_error_set(&err, GM_ERR_USAGE,
                                      "--backend takes cpu, cuda, cuda-graph or cuda-raw");
         if (!ok) {
@@ -180,7 +180,7 @@ static struct option *cli_options_table(const cli_options_own *own) {
 bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options_own *own,
                        cli_options *o, const char **paths) {
     memset(o, 0, sizeof *o);
-    gm_target_builtin(&o->target, GM_BACKEND_CPU);
+    harness_target_builtin(&o->target, HARNESS_BACKEND_CPU);
     o->compare = GM_COMPARE_LIVE;
     gm_limits_default(&o->limits);
     o->paths = paths;
@@ -200,9 +200,9 @@ bool cli_options_wants_help(int argc, char **argv) {
     return cli_getopt_wants_help(argc, argv);
 }
 
-bool cli_options_open_backend(const cli_options *o, gm_backend **b) {
+bool cli_options_open_backend(const cli_options *o, harness_backend **b) {
     gm_error err = {0};
-    if (!gm_backend_open_target(&o->target, b, &err)) {
+    if (!harness_backend_open_target(&o->target, b, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         return false;
     }
@@ -210,14 +210,14 @@ bool cli_options_open_backend(const cli_options *o, gm_backend **b) {
 }
 
 /* The target a document asks for (see cli_options_backend_for). */
-static bool cli_options_doc_target(const cli_options *o, const gm_doc *doc, gm_target_spec *t) {
+static bool cli_options_doc_target(const cli_options *o, const gm_doc *doc, harness_target_spec *t) {
     *t = o->target;
     if (o->target_given || doc == NULL || doc->kind != GM_DOC_REPRO || !doc->repro.has_target) {
         return true;
     }
     gm_error err = {0};
     const gm_target_record *rec = &doc->repro.target;
-    if (!gm_target_parse(rec->spec, t, &err)) {
+    if (!harness_target_parse(rec->spec, t, &err)) {
         fprintf(stderr, "gmfuzz: the recorded target: %s\n", err.msg);
         return false;
     }
@@ -226,31 +226,31 @@ static bool cli_options_doc_target(const cli_options *o, const gm_doc *doc, gm_t
     return true;
 }
 
-static bool cli_options_same_target(const gm_target_spec *a, const gm_target_spec *b) {
+static bool cli_options_same_target(const harness_target_spec *a, const harness_target_spec *b) {
     return a->kind == b->kind && a->builtin == b->builtin && strcmp(a->path, b->path) == 0 &&
            strcmp(a->function, b->function) == 0 && a->device_cpu == b->device_cpu;
 }
 
-bool cli_options_backend_for(const cli_options *o, const gm_doc *doc, gm_backend **b) {
-    gm_target_spec t;
+bool cli_options_backend_for(const cli_options *o, const gm_doc *doc, harness_backend **b) {
+    harness_target_spec t;
     if (!cli_options_doc_target(o, doc, &t)) {
         return false;
     }
-    if (*b != NULL && cli_options_same_target(gm_backend_spec(*b), &t)) {
+    if (*b != NULL && cli_options_same_target(harness_backend_spec(*b), &t)) {
         return true;
     }
-    gm_backend_close(*b);
+    harness_backend_close(*b);
     *b = NULL;
     cli_options one = *o;
     one.target = t;
     return cli_options_open_backend(&one, b);
 }
 
-bool cli_options_open_reference(const cli_options *o, gm_legacy **out) {
+bool cli_options_open_reference(const cli_options *o, harness_run_legacy **out) {
     *out = NULL;
     gm_error err = {0};
     if (o->reference != NULL &&
-        !gm_legacy_open(o->reference, o->reference_cuda, o->target.timeout_s, out, &err)) {
+        !harness_run_legacy_open(o->reference, o->reference_cuda, o->target.timeout_s, out, &err)) {
         fprintf(stderr, "gmfuzz: --reference: %s\n", err.msg);
         return false;
     }

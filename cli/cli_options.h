@@ -6,11 +6,9 @@
 #include <stdbool.h>
 
 #include "cli_getopt.h"
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
-#include "gm_run.h"
-#include "gm_target.h"
 
 /* Exit codes (documented in `gmfuzz --help` and the README). */
 enum {
@@ -23,7 +21,7 @@ enum {
 };
 
 typedef struct {
-    gm_target_spec target;   /* --target, --backend, --target-device, --target-timeout */
+    harness_target_spec target;   /* --target, --backend, --target-device, --target-timeout */
     bool target_given;       /* false: a reproducer's recorded target, else builtin:cpu */
     const char *reference;   /* --reference python:...: a three-way run; NULL: none */
     bool reference_cuda;     /* --reference-device cuda */
@@ -59,16 +57,16 @@ bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options
 bool cli_options_wants_help(int argc, char **argv);
 
 /* Opens the chosen target, or prints why not. */
-bool cli_options_open_backend(const cli_options *o, gm_backend **b);
+bool cli_options_open_backend(const cli_options *o, harness_backend **b);
 
 /* The target for `doc`: --target when given, else the external target a
  * reproducer records (docs/TARGETS.md), else builtin:cpu. `*b` is reused
  * when it already runs that target, else closed and reopened. */
-bool cli_options_backend_for(const cli_options *o, const gm_doc *doc, gm_backend **b);
+bool cli_options_backend_for(const cli_options *o, const gm_doc *doc, harness_backend **b);
 
 /* The torch reference of a three-way run (--reference), or NULL; false
  * (printed why) when it cannot start. */
-bool cli_options_open_reference(const cli_options *o, gm_legacy **out);
+bool cli_options_open_reference(const cli_options *o, harness_run_legacy **out);
 
 /* One line of the help texts, for the commands that take these flags. */
 #define CLI_OPTIONS_TARGET_HELP                                                               \

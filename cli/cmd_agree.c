@@ -14,7 +14,7 @@
  * The fused kernel on several backends (default cpu,cuda,cuda-graph) must
  * give the first backend's buffers bit for bit, on every case of the
  * documents in PATH and on N cases from the seeded generator
- * (harness/gm_gen.c). One line per disagreement (the case saved under
+ * (harness/harness_gen.c). One line per disagreement (the case saved under
  * --save DIR when given), then "N passed, N failed". */
 #include "cmd_agree.h"
 
@@ -27,12 +27,10 @@
 
 #include "campaign.h"
 #include "cli_options.h"
-#include "gm_agree.h"
-#include "gm_gen.h"
+#include "harness.h"
 #include "gm_json.h"
-#include "gm_paths.h"
 
-#define CMD_AGREE_MAX_BACKENDS GM_BACKEND_COUNT
+#define CMD_AGREE_MAX_BACKENDS HARNESS_BACKEND_COUNT
 
 static const char cmd_agree_usage[] =
     "usage: gmfuzz agree [PATH...] [--backends T,T,...] [--cases N] [--seed S] [--save DIR]\n"
@@ -57,7 +55,7 @@ typedef struct {
 } cmd_agree_counts;
 
 typedef struct {
-    gm_backend *backends[CMD_AGREE_MAX_BACKENDS];
+    harness_backend *backends[CMD_AGREE_MAX_BACKENDS];
     size_t n_backends;
     long cases;
     uint64_t seed;
@@ -65,7 +63,7 @@ typedef struct {
     bool device_cpu;   /* --target-device cpu: python: targets on the CPU */
     double timeout_s;  /* --target-timeout; 0: the default */
     gm_limits limits;
-    gm_paths docs;
+    harness_paths docs;
     const char *gpus;  /* --gpus: NULL for this process alone */
     long shard, shards; /* this process runs the cases k with k % shards == shard */
     cmd_agree_counts counts;
@@ -75,21 +73,21 @@ static bool cmd_agree_open(cmd_agree *a, const char *list) {
     char copy[4096];
     snprintf(copy, sizeof copy, "%s", list);
     for (char *name = strtok(copy, ","); name != NULL; name = strtok(NULL, ",")) {
-        gm_target_spec spec;
+        harness_target_spec spec;
         gm_error err = {0};
-        if (!gm_target_parse(name, &spec, &err) || a->n_backends == CMD_AGREE_MAX_BACKENDS) {
+        if (!harness_target_parse(name, &spec, &err) || a->n_backends == CMD_AGREE_MAX_BACKENDS) {
             fprintf(stderr, "gmfuzz agree: --backends: %s\n",
                     err.msg[0] ? err.msg : "too many targets");
             return false;
         }
         spec.device_cpu = a->device_cpu;
         spec.timeout_s = a->timeout_s > 0 ? a->timeout_s : spec.timeout_s;
-        if (!gm_backend_open_target(&spec, &a->backends[a->n_backends], &err)) {
+        if (!harness_backend_open_target(&spec, &a->backends[a->n_backends], &err)) {
             fprintf(stderr, "gmfuzz: %s\n", err.msg);
             return false;
         }
         if (a->save_dir != NULL) {
-            gm_backend_set_crash_dir(a->backends[a->n_backends], a->save_dir);
+            harness_backend_set_crash_dir(a->backends[a->n_backends], a->save_dir);
         }
         a->n_backends++;
     }
@@ -112,9 +110,9 @@ static void cmd_agree_save(const cmd_agree *a, const gm_case *c, const char *lab
 
 /* One case on every backend; false only when a backend failed. */
 static bool cmd_agree_case(cmd_agree *a, const gm_case *c, const char *label) {
-    gm_agree_outcome outcome;
+    harness_agree_outcome outcome;
     gm_error err = {0};
-    if (!gm_agree_case(a->backends, a->n_backends, c, &outcome, &err)) {
+    if (!harness_agree_case(a->backends, a->n_backends, c, &outcome, &err)) {
         printf("FAIL %s: %s\n", label, err.msg);
         a->counts.failed++;
         return err.code != GM_ERR_DEVICE || strstr(err.msg, "later runs go on") != NULL;
@@ -156,8 +154,8 @@ static bool cmd_agree_documents(cmd_agree *a) {
 }
 
 static bool cmd_agree_generated(cmd_agree *a) {
-    gm_gen gen;
-    gm_gen_seed(&gen, a->seed);
+    harness_gen gen;
+    harness_gen_seed(&gen, a->seed);
     for (long n = 0; n < a->cases; n++) {
         gm_case c;
         gm_case_init(&c);
@@ -165,7 +163,7 @@ static bool cmd_agree_generated(cmd_agree *a) {
         char label[64];
         snprintf(label, sizeof label, "generated-%" PRIu64 "-%ld", a->seed, n);
         bool mine = n % a->shards == a->shard;
-        bool ok = gm_gen_case(&gen, &c, &err)
+        bool ok = harness_gen_case(&gen, &c, &err)
                       ? !mine || cmd_agree_case(a, &c, label)
                       : (fprintf(stderr, "gmfuzz: %s\n", err.msg), false);
         gm_case_free(&c);
@@ -207,7 +205,7 @@ static bool cmd_agree_other(cmd_agree *a, const cli_getopt_item *item) {
         fprintf(stderr, "gmfuzz agree: unknown option '%s'\n", item->flag);
         return false;
     }
-    if (!gm_paths_add(&a->docs, item->value, &err)) {
+    if (!harness_paths_add(&a->docs, item->value, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         return false;
     }
@@ -244,7 +242,7 @@ static int cmd_agree_run(cmd_agree *a, const char *backends) {
         rc = a->counts.failed == 0 ? CLI_EXIT_OK : CLI_EXIT_FINDING;
     }
     for (size_t i = 0; i < a->n_backends; i++) {
-        gm_backend_close(a->backends[i]);
+        harness_backend_close(a->backends[i]);
     }
     a->n_backends = 0;
     return rc;
@@ -318,7 +316,7 @@ int cmd_agree_main(int argc, char **argv) {
     a.seed = 1;
     a.shards = 1;
     gm_limits_default(&a.limits);
-    gm_paths_init(&a.docs);
+    harness_paths_init(&a.docs);
     const char *backends = "cpu,cuda,cuda-graph";
     int rc = CLI_EXIT_USAGE;
     if (cmd_agree_parse(&a, argc, argv, &backends)) {
@@ -331,6 +329,6 @@ int cmd_agree_main(int argc, char **argv) {
             printf("%zu passed, %zu failed\n", a.counts.passed, a.counts.failed);
         }
     }
-    gm_paths_free(&a.docs);
+    harness_paths_free(&a.docs);
     return rc;
 }

@@ -21,7 +21,7 @@
 #include "gm_file.h"
 #include "repro.h"
 #include "cli_options.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "export.h"
 
 static const char cmd_export_usage[] =
@@ -104,9 +104,9 @@ static bool cmd_export_to_file(const gm_doc *doc, const export_pytest_origin *or
 /* A reproducer found on an external target expects what gmfuzz's fused
  * model writes, not what the target wrote: the model on the host. */
 static bool cmd_export_fused_model(const gm_doc *doc, gm_outputs *model, gm_error *err) {
-    gm_backend *cpu = NULL;
-    bool ok = gm_backend_open(GM_BACKEND_CPU, &cpu, err) && gm_backend_run(cpu, &doc->c, model, err);
-    gm_backend_close(cpu);
+    harness_backend *cpu = NULL;
+    bool ok = harness_backend_open(HARNESS_BACKEND_CPU, &cpu, err) && harness_backend_run(cpu, &doc->c, model, err);
+    harness_backend_close(cpu);
     return ok;
 }
 
@@ -142,18 +142,18 @@ static int cmd_export_write(const gm_doc *doc, const cmd_export_options *o) {
  * recorded signature and classes are checked against its recorded outputs.
  * CLI_EXIT_OK, CLI_EXIT_FINDING (refused, said why) or CLI_EXIT_BACKEND. */
 static int cmd_export_check(const gm_doc *doc, const cmd_export_options *o) {
-    gm_replay_outcome outcome = {.passed = true};
+    harness_replay_outcome outcome = {.passed = true};
     gm_error err = {0};
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     bool ran = true;
     if (!doc->repro.has_target) {
         ran = cli_options_backend_for(&o->common, doc, &b) &&
-              gm_replay_doc(b, doc, GM_COMPARE_LIVE, &outcome, &err);
+              harness_replay_doc(b, doc, GM_COMPARE_LIVE, &outcome, &err);
         if (!ran && err.msg[0] != '\0') {
             fprintf(stderr, "gmfuzz export: %s: %s\n", o->common.paths[0], err.msg);
         }
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     if (!ran) {
         return CLI_EXIT_BACKEND;
     }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli_options.h"
-#include "gm_hub.h"
+#include "harness.h"
 
 static const char cmd_hub_usage[] =
     "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"
@@ -29,7 +29,7 @@ static void cmd_hub_on_signal(int sig) {
 }
 
 typedef struct {
-    gm_target_spec spec;
+    harness_target_spec spec;
     const char *name;
     pid_t parent;
     int lanes;
@@ -44,8 +44,8 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         {"lanes", required_argument, NULL, 'l'},
         {NULL, 0, NULL, 0},
     };
-    gm_target_builtin(&o->spec, GM_BACKEND_CUDA);
-    o->lanes = GM_HUB_LANES_DEFAULT;
+    harness_target_builtin(&o->spec, HARNESS_BACKEND_CUDA);
+    o->lanes = HARNESS_HUB_LANES_DEFAULT;
     gm_error err = {0};
     int c;
     optind = 0; /* glibc starts over; permuting: flags may follow paths */
@@ -54,7 +54,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         switch (c) {
         case 'n': o->name = optarg; break;
         case 't':
-            if (!gm_target_parse(optarg, &o->spec, &err)) {
+            if (!harness_target_parse(optarg, &o->spec, &err)) {
                 fprintf(stderr, "gmfuzz target-hub: --target: %s\n", err.msg);
                 return false;
             }
@@ -88,8 +88,8 @@ int cmd_hub_main(int argc, char **argv) {
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     gm_error err = {0};
-    gm_hub_stats st = {0};
-    bool ok = gm_hub_serve(&o.spec, o.name, o.lanes, &cmd_hub_stop, o.parent, &st, &err);
+    harness_hub_stats st = {0};
+    bool ok = harness_hub_serve(&o.spec, o.name, o.lanes, &cmd_hub_stop, o.parent, &st, &err);
     double per_case = st.cases ? st.target_s / (double)st.cases * 1e6 : 0;
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     fprintf(stderr,

@@ -23,9 +23,8 @@
 #include "cli_options.h"
 #include "triage.h"
 #include "minimize.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "repro.h"
-#include "gm_run.h"
 
 static const char cmd_minimize_usage[] =
     "usage: gmfuzz minimize CASE.json -o REPRO.json [--baseline FILE] [--max-runs N]\n"
@@ -149,12 +148,12 @@ static void cmd_minimize_print_known(const cmd_minimize_options *o, const triage
 
 /* Reads the written reproducer back and replays it: what the command
  * promises, checked rather than assumed. */
-static bool cmd_minimize_verify(gm_backend *b, const cmd_minimize_options *o) {
+static bool cmd_minimize_verify(harness_backend *b, const cmd_minimize_options *o) {
     gm_doc doc;
     gm_error err = {0};
-    gm_replay_outcome outcome = {0};
+    harness_replay_outcome outcome = {0};
     bool ok = gm_json_read_file(o->output, &o->common.limits, &doc, &err) &&
-              gm_replay_doc(b, &doc, o->common.compare, &outcome, &err);
+              harness_replay_doc(b, &doc, o->common.compare, &outcome, &err);
     if (!ok) {
         fprintf(stderr, "gmfuzz minimize: %s\n", err.msg);
     } else if (!outcome.passed) {
@@ -165,24 +164,24 @@ static bool cmd_minimize_verify(gm_backend *b, const cmd_minimize_options *o) {
 }
 
 /* Minimizes doc's case for `target` and writes the reproducer. */
-static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_doc *doc,
+static int cmd_minimize_write(harness_backend *b, const cmd_minimize_options *o, gm_doc *doc,
                               gm_compare level, const triage_finding *target) {
     minimize_stats stats = {.max_runs = o->max_runs};
     gm_error err = {0};
-    gm_run_result r;
+    harness_run_result r;
     triage_finding f;
-    gm_run_result_init(&r);
+    harness_run_result_init(&r);
     double start = cmd_minimize_now();
     bool ok = minimize_case(b, level, target, &doc->c, &stats, &err) &&
-              gm_run_case(b, &doc->c, level, &r, &err);
+              harness_run_case(b, &doc->c, level, &r, &err);
     double seconds = cmd_minimize_now() - start;
     if (ok) {
         triage_classify(&doc->c, &r, &f);
         repro_origin origin = cmd_minimize_origin(doc);
-        origin.target = gm_backend_identity(b);
-        ok = repro_write(o->output, &doc->c, &r, &f, gm_backend_kind_of(b), &origin, &err);
+        origin.target = harness_backend_identity(b);
+        ok = repro_write(o->output, &doc->c, &r, &f, harness_backend_kind_of(b), &origin, &err);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     if (!ok) {
         fprintf(stderr, "gmfuzz minimize: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
@@ -197,21 +196,21 @@ static int cmd_minimize_write(gm_backend *b, const cmd_minimize_options *o, gm_d
 }
 
 /* Classifies the case as given, then minimizes it when it fails. */
-static int cmd_minimize_doc(gm_backend *b, const cmd_minimize_options *o,
+static int cmd_minimize_doc(harness_backend *b, const cmd_minimize_options *o,
                             const triage_baseline *known, gm_doc *doc) {
     gm_compare level = o->common.compare;
     if (doc->kind == GM_DOC_REPRO && !o->compare_given) {
         level = doc->repro.verdict.compare;
     }
-    gm_run_result r;
+    harness_run_result r;
     triage_finding target;
     gm_error err = {0};
-    gm_run_result_init(&r);
-    bool ran = gm_run_case(b, &doc->c, level, &r, &err);
+    harness_run_result_init(&r);
+    bool ran = harness_run_case(b, &doc->c, level, &r, &err);
     if (ran) {
         triage_classify(&doc->c, &r, &target);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     if (!ran) {
         fprintf(stderr, "gmfuzz minimize: %s: %s\n", o->common.paths[0], err.msg);
         return CLI_EXIT_BACKEND;
@@ -231,7 +230,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     gm_doc doc;
     gm_error err = {0};
     triage_baseline *known = NULL;
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err) ||
         (o->baseline != NULL && !triage_baseline_load(o->baseline, &known, &err))) {
@@ -241,7 +240,7 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     } else {
         rc = cmd_minimize_doc(b, o, known, &doc);
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     triage_baseline_free(known);
     gm_doc_free(&doc);
     return rc;

@@ -27,7 +27,7 @@
 
 #include "campaign.h"
 #include "cli_options.h"
-#include "gm_paths.h"
+#include "harness.h"
 #include "export.h"
 
 static const char cmd_promote_usage[] =
@@ -108,7 +108,7 @@ static bool cmd_promote_corpus(const cmd_promote_options *o, const char **dir) {
         return true;
     }
     *dir = o->corpus;
-    if (!gm_paths_make_dirs(*dir, &err)) {
+    if (!harness_paths_make_dirs(*dir, &err)) {
         fprintf(stderr, "gmfuzz promote: --corpus: %s\n", err.msg);
         return false;
     }
@@ -144,7 +144,7 @@ static void cmd_promote_report(const char *path, const export_promote_candidate 
 }
 
 /* Prepares and commits one reproducer. */
-static void cmd_promote_one(gm_backend *b, const export_promote_options *po, const char *corpus,
+static void cmd_promote_one(harness_backend *b, const export_promote_options *po, const char *corpus,
                             const char *path, cmd_promote_tally *t) {
     export_promote_candidate cand;
     export_promote_candidate_init(&cand);
@@ -166,7 +166,7 @@ static void cmd_promote_one(gm_backend *b, const export_promote_options *po, con
         campaign_repro_slug(cand.finding.bucket[0] != '\0' ? key : cand.finding.signature, slug,
                             sizeof slug);
         snprintf(name, sizeof name, "%s.json", slug);
-        if (export_promote_commit(&cand, gm_backend_kind_of(b), corpus, name, &po->limits, &res,
+        if (export_promote_commit(&cand, harness_backend_kind_of(b), corpus, name, &po->limits, &res,
                                   &err)) {
             cmd_promote_report(path, &cand, &res);
             t->count[res.action]++;
@@ -184,7 +184,7 @@ static int cmd_promote_run(const cmd_promote_options *o) {
     if (!cmd_promote_corpus(o, &corpus)) {
         return CLI_EXIT_USAGE;
     }
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     if (!cli_options_open_backend(&o->common, &b)) {
         return CLI_EXIT_BACKEND;
     }
@@ -194,7 +194,7 @@ static int cmd_promote_run(const cmd_promote_options *o) {
         cmd_promote_one(b, &po, corpus, o->common.paths[i], &t);
         fflush(stdout);
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     printf("%zu added, %zu replaced, %zu kept, %zu refused\n", t.count[EXPORT_PROMOTE_ADDED],
            t.count[EXPORT_PROMOTE_REPLACED], t.count[EXPORT_PROMOTE_KEPT], t.refused);
     return t.rc;

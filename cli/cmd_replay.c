@@ -1,5 +1,5 @@
 /* gmfuzz replay PATH... [--exact]: every case, vector and reproducer found,
- * run again and checked against what it records (harness/gm_replay.h). One
+ * run again and checked against what it records (harness/harness.h). One
  * line per failure, then "N passed, N failed". A reproducer must also
  * record the signature and classes the classifier gives it (repro.h).
  * With --exact a reproducer must also be written again byte for byte
@@ -12,8 +12,7 @@
 
 #include "repro.h"
 #include "cli_options.h"
-#include "gm_paths.h"
-#include "gm_replay.h"
+#include "harness.h"
 
 static const char cmd_replay_usage[] =
     "usage: gmfuzz replay PATH... [--exact] [--target T | --backend B] [--compare live|strict]\n"
@@ -48,8 +47,8 @@ static void cmd_replay_append(char *buf, size_t size, const char *text) {
 /* --exact: whether a reproducer is also rewritten byte for byte; where it
  * is not, the first differing byte and field join the replay's message.
  * False only when the backend itself failed. */
-static bool cmd_replay_exact(gm_backend *b, const cli_options *o, const char *path,
-                             const gm_doc *doc, gm_replay_outcome *outcome, gm_error *err) {
+static bool cmd_replay_exact(harness_backend *b, const cli_options *o, const char *path,
+                             const gm_doc *doc, harness_replay_outcome *outcome, gm_error *err) {
     repro_rewrite_outcome rewrite = {0};
     if (doc->kind != GM_DOC_REPRO) {
         return true;
@@ -72,23 +71,23 @@ static bool cmd_replay_exact(gm_backend *b, const cli_options *o, const char *pa
 
 /* Replays one file on its target (cli_options_backend_for: `*bp` kept
  * between files); false only when the backend itself failed. */
-static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_options *o, bool exact,
+static bool cmd_replay_file(harness_backend **bp, harness_run_legacy *legacy, const cli_options *o, bool exact,
                             const char *path, cmd_replay_tally *t) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    gm_replay_outcome outcome = {0};
+    harness_replay_outcome outcome = {0};
     bool backend_ok = true;
     bool read = gm_json_read_file(path, &o->limits, &doc, &err);
     if (read && !cli_options_backend_for(o, &doc, bp)) {
         gm_doc_free(&doc);
         return false;
     }
-    gm_backend *b = *bp;
+    harness_backend *b = *bp;
     if (!read) {
         printf("FAIL %s\n", err.msg); /* the message starts with the path */
         t->failed++;
-    } else if (!gm_replay_doc3(b, legacy, &doc, o->compare, &outcome, &err) ||
+    } else if (!harness_replay_doc3(b, legacy, &doc, o->compare, &outcome, &err) ||
                (exact && !cmd_replay_exact(b, o, path, &doc, &outcome, &err))) {
         fprintf(stderr, "gmfuzz: %s: %s\n", path, err.msg);
         backend_ok = false;
@@ -105,17 +104,17 @@ static bool cmd_replay_file(gm_backend **bp, gm_legacy *legacy, const cli_option
     return backend_ok;
 }
 
-static int cmd_replay_all(const cli_options *o, bool exact, const gm_paths *files) {
+static int cmd_replay_all(const cli_options *o, bool exact, const harness_paths *files) {
     cmd_replay_tally t = {0, 0};
-    gm_backend *b = NULL;
-    gm_legacy *legacy = NULL;
+    harness_backend *b = NULL;
+    harness_run_legacy *legacy = NULL;
     bool ok = cli_options_open_reference(o, &legacy);
     for (size_t i = 0; ok && i < files->count; i++) {
         ok = cmd_replay_file(&b, legacy, o, exact, files->items[i], &t);
         fflush(stdout);
     }
-    gm_backend_close(b);
-    gm_legacy_close(legacy);
+    harness_backend_close(b);
+    harness_run_legacy_close(legacy);
     if (!ok) {
         return CLI_EXIT_BACKEND;
     }
@@ -159,12 +158,12 @@ int cmd_replay_main(int argc, char **argv) {
         free(paths);
         return CLI_EXIT_USAGE;
     }
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
     int rc = CLI_EXIT_OK;
     for (int i = 0; i < o.n_paths && rc == CLI_EXIT_OK; i++) {
-        if (!gm_paths_add(&files, o.paths[i], &err)) {
+        if (!harness_paths_add(&files, o.paths[i], &err)) {
             fprintf(stderr, "gmfuzz: %s\n", err.msg);
             rc = CLI_EXIT_USAGE;
         }
@@ -177,7 +176,7 @@ int cmd_replay_main(int argc, char **argv) {
     } else if (rc == CLI_EXIT_OK) {
         rc = cmd_replay_all(&o, exact, &files);
     }
-    gm_paths_free(&files);
+    harness_paths_free(&files);
     free(paths);
     return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "fuzz_casefile.h"
 #include "cli_options.h"
-#include "gm_run.h"
+#include "harness.h"
 
 static const char cmd_run_usage[] =
     "usage: gmfuzz run CASE.json [--target T | --backend B] [--compare live|strict] [--json]\n"
@@ -22,14 +22,14 @@ static const char cmd_run_usage[] =
     "exit codes: 0 match, 1 any other verdict, 2 usage, 3 unreadable or malformed\n"
     "case, 4 the backend failed\n";
 
-static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_run_result *r) {
+static void cmd_run_print_text(const gm_doc *doc, const harness_backend *b, const harness_run_result *r) {
     const gm_case *c = &doc->c;
     printf("case: %s (mode %s, bs %zu, page_size %d, max_num_pages %zu, swa %s)\n",
            c->name ? c->name : "(unnamed)", gm_mode_name(c->mode), c->bs, (int)c->page_size,
            gm_case_max_num_pages(c), c->has_swa ? "yes" : "no");
     printf("reference: %s\n", r->reference.error ? r->reference.error : "ok");
-    char target[GM_TARGET_PATH_MAX + 200];
-    gm_target_format(gm_backend_spec(b), target, sizeof target);
+    char target[HARNESS_TARGET_PATH_MAX + 200];
+    harness_target_format(harness_backend_spec(b), target, sizeof target);
     printf("fused (%s): %s\n", target, r->fused.error ? r->fused.error : "ok");
     if (r->drift[0] != '\0') {
         printf("reference drift: %s\n", r->drift);
@@ -50,7 +50,7 @@ static void cmd_run_print_text(const gm_doc *doc, const gm_backend *b, const gm_
     printf("\n");
 }
 
-static bool cmd_run_print_json(const gm_run_result *r) {
+static bool cmd_run_print_json(const harness_run_result *r) {
     cJSON *root = cJSON_CreateObject();
     if (root == NULL) {
         return false;
@@ -77,17 +77,17 @@ static int cmd_run_case(const cli_options *o) {
         gm_doc_free(&doc);
         return CLI_EXIT_INPUT;
     }
-    gm_backend *b = NULL;
-    gm_legacy *legacy = NULL;
+    harness_backend *b = NULL;
+    harness_run_legacy *legacy = NULL;
     if (!cli_options_backend_for(o, &doc, &b) || !cli_options_open_reference(o, &legacy)) {
-        gm_backend_close(b);
+        harness_backend_close(b);
         gm_doc_free(&doc);
         return CLI_EXIT_BACKEND;
     }
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     int rc = CLI_EXIT_BACKEND;
-    if (!gm_run_case3(b, legacy, &doc.c, o->compare, &r, &err)) {
+    if (!harness_run_case3(b, legacy, &doc.c, o->compare, &r, &err)) {
         fprintf(stderr, "gmfuzz: %s: %s\n", o->paths[0], err.msg);
     } else if (o->json && !cmd_run_print_json(&r)) {
         fprintf(stderr, "gmfuzz: out of memory printing the result\n");
@@ -97,9 +97,9 @@ static int cmd_run_case(const cli_options *o) {
         }
         rc = r.verdict.status == GM_STATUS_MATCH ? CLI_EXIT_OK : CLI_EXIT_FINDING;
     }
-    gm_run_result_free(&r);
-    gm_legacy_close(legacy);
-    gm_backend_close(b);
+    harness_run_result_free(&r);
+    harness_run_legacy_close(legacy);
+    harness_backend_close(b);
     gm_doc_free(&doc);
     return rc;
 }

@@ -26,7 +26,7 @@
 #include "repro.h"
 #include "fuzz_casefile.h"
 #include "cli_options.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "export.h"
 
 #define CMD_SHOW_DEFAULT_MAX 20
@@ -112,11 +112,11 @@ static void cmd_show_recording(const gm_doc *doc) {
 }
 
 /* Runs the recorded document again: does this build give what it records? */
-static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
-    gm_replay_outcome outcome = {0};
+static int cmd_show_rerun(harness_backend *b, const gm_doc *doc, gm_compare level) {
+    harness_replay_outcome outcome = {0};
     gm_error err = {0};
-    const char *name = gm_backend_kind_name(gm_backend_kind_of(b));
-    if (!gm_replay_doc(b, doc, level, &outcome, &err)) {
+    const char *name = harness_target_backend_name(harness_backend_kind_of(b));
+    if (!harness_replay_doc(b, doc, level, &outcome, &err)) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
@@ -130,17 +130,17 @@ static int cmd_show_rerun(gm_backend *b, const gm_doc *doc, gm_compare level) {
 
 /* The result to show (recorded, or this run's for a plain case), and the
  * exit code so far. */
-static int cmd_show_result_of(gm_backend *b, const cmd_show_options *o, const gm_doc *doc,
-                              gm_run_result *r) {
+static int cmd_show_result_of(harness_backend *b, const cmd_show_options *o, const gm_doc *doc,
+                              harness_run_result *r) {
     gm_error err = {0};
     gm_compare level = doc->kind == GM_DOC_REPRO ? doc->repro.verdict.compare : o->common.compare;
     if (doc->kind == GM_DOC_CASE) {
-        if (!gm_run_case(b, &doc->c, level, r, &err)) {
+        if (!harness_run_case(b, &doc->c, level, r, &err)) {
             fprintf(stderr, "gmfuzz show: %s: %s\n", o->common.paths[0], err.msg);
             return CLI_EXIT_BACKEND;
         }
         printf("ran on %s (a case records no outputs)\n",
-               gm_backend_kind_name(gm_backend_kind_of(b)));
+               harness_target_backend_name(harness_backend_kind_of(b)));
         return CLI_EXIT_OK;
     }
     cmd_show_recording(doc);
@@ -152,10 +152,10 @@ static int cmd_show_result_of(gm_backend *b, const cmd_show_options *o, const gm
     return rc;
 }
 
-static int cmd_show_doc(gm_backend *b, const cmd_show_options *o, const gm_doc *doc) {
-    gm_run_result r;
+static int cmd_show_doc(harness_backend *b, const cmd_show_options *o, const gm_doc *doc) {
+    harness_run_result r;
     gm_error err = {0};
-    gm_run_result_init(&r);
+    harness_run_result_init(&r);
     printf("%s: %s\n", o->common.paths[0], gm_doc_kind_name(doc->kind));
     export_show_case(stdout, &doc->c);
     int rc = cmd_show_result_of(b, o, doc, &r);
@@ -163,14 +163,14 @@ static int cmd_show_doc(gm_backend *b, const cmd_show_options *o, const gm_doc *
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         rc = CLI_EXIT_BACKEND;
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return rc;
 }
 
 static int cmd_show_run(const cmd_show_options *o) {
     gm_doc doc;
     gm_error err = {0};
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     gm_doc_init(&doc);
     if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
@@ -180,7 +180,7 @@ static int cmd_show_run(const cmd_show_options *o) {
     } else {
         rc = cmd_show_doc(b, o, &doc);
     }
-    gm_backend_close(b);
+    harness_backend_close(b);
     gm_doc_free(&doc);
     return rc;
 }

@@ -11,13 +11,13 @@
 #include "cli_options.h"
 #include "cmd_fuzz.h"
 #include "fuzz_harness.h"
-#include "gm_gen.h"
+#include "harness.h"
 #include "gm_hash.h"
 
 static const char cmd_sweep_usage[] =
     "usage: gmfuzz sweep [options]\n"
     "\n"
-    "Structured random cases (harness/gm_gen.c), no coverage, sent to the\n"
+    "Structured random cases (harness/harness_gen.c), no coverage, sent to the\n"
     "target in batches by one job per core: for GPU targets whose bugs no\n"
     "host-side coverage sees. A difference whose signature the baseline does\n"
     "not know is saved in DIR/failures/; at the end one representative per\n"
@@ -121,12 +121,12 @@ static void cmd_sweep_on_signal(int sig) {
 }
 
 /* Draws `n` cases into `cases` (each freed before it is drawn again). */
-static bool cmd_sweep_draw(gm_gen *g, gm_case *cases, size_t n) {
+static bool cmd_sweep_draw(harness_gen *g, gm_case *cases, size_t n) {
     gm_error err = {0};
     for (size_t k = 0; k < n; k++) {
         gm_case_free(&cases[k]);
         gm_case_init(&cases[k]);
-        if (!gm_gen_case(g, &cases[k], &err)) {
+        if (!harness_gen_case(g, &cases[k], &err)) {
             fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
             return false;
         }
@@ -146,8 +146,8 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         gm_case_init(&cases[k]);
         ptrs[k] = &cases[k];
     }
-    gm_gen g;
-    gm_gen_seed(&g, j->seed * GM_HASH_GOLDEN);
+    harness_gen g;
+    harness_gen_seed(&g, j->seed * GM_HASH_GOLDEN);
     double start = cmd_sweep_now(), last = start;
     uint64_t done = 0;
     int rc = 0;
@@ -193,7 +193,7 @@ int cmd_sweep_job_main(int argc, char **argv) {
     signal(SIGTERM, cmd_sweep_on_signal);
     fuzz_harness h;
     gm_error err = {0};
-    if (!fuzz_harness_open(&h, GM_BACKEND_CPU, "sweep", &err)) {
+    if (!fuzz_harness_open(&h, HARNESS_BACKEND_CPU, "sweep", &err)) {
         fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }

@@ -1,4 +1,4 @@
-/* gmfuzz sweep: structured random cases (harness/gm_gen.c), no coverage,
+/* gmfuzz sweep: structured random cases (harness/harness_gen.c), no coverage,
  * sent to the target in batches, on all cores; findings minimized and
  * reported as `gmfuzz fuzz` does (it is `gmfuzz fuzz --engine sweep`).
  * For GPU targets whose bugs no host-side coverage can see.

@@ -3,7 +3,7 @@
  * FNV-1a (64 bits) names files after their content or a finding's
  * signature: stable on every machine and build, so names never change
  * between runs. The golden ratio of 2^64 is splitmix64's increment (the
- * generator, harness/gm_gen.c) and spreads a small seed over 64 bits.
+ * generator, harness/harness_gen.c) and spreads a small seed over 64 bits.
  */
 #ifndef GM_HASH_H
 #define GM_HASH_H

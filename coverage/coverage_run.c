@@ -9,7 +9,7 @@
 
 #include "campaign.h"
 #include "coverage_proc.h"
-#include "gm_paths.h"
+#include "harness.h"
 #include "repro.h"
 
 #define COVERAGE_RUN_MAX_FOLDERS 256
@@ -88,7 +88,7 @@ static void coverage_run_folders_free(coverage_run_folders *f) {
 
 /* Removes the *.profraw files of an earlier run: the profile is this one's. */
 static bool coverage_run_clear(const char *profiles, gm_error *err) {
-    if (!gm_paths_make_dirs(profiles, err)) {
+    if (!harness_paths_make_dirs(profiles, err)) {
         return false;
     }
     DIR *d = opendir(profiles);

@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: gmfuzz-coverage-runner PATH...\n");
         return 2;
     }
-    if (!fuzz_harness_open(&r.harness, GM_BACKEND_CPU, "coverage", &err)) {
+    if (!fuzz_harness_open(&r.harness, HARNESS_BACKEND_CPU, "coverage", &err)) {
         fprintf(stderr, "gmfuzz-coverage-runner: %s\n", err.msg);
         return 2;
     }

@@ -14,11 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_json.h"
-#include "gm_run.h"
 #include "triage.h"
 
 /* ---- a run for a person: `gmfuzz show` (export_show.c) ---- */
@@ -53,17 +52,17 @@ typedef struct {
 /* The differing elements of `r`, in buffer order, then row-major. A run
  * whose buffers were not compared (legacy raised, fused out of bounds) has
  * none. False only when memory runs out. */
-bool export_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool export_show_differences(const gm_case *c, const harness_run_result *r, size_t max_rows,
                              export_show_diffs *out, gm_error *err);
 void export_show_diffs_free(export_show_diffs *d);
 
 /* A run result made of what a vector or a reproducer records (its two
  * outputs), judged at `level`: what show displays without re-running. */
-bool export_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *out, gm_error *err);
+bool export_show_recorded(const gm_doc *doc, gm_compare level, harness_run_result *out, gm_error *err);
 
 /* Prints the verdict, signature, classes, errors and at most `max_rows`
  * differing elements ("... N more" after them). */
-bool export_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool export_show_result(FILE *out, const gm_case *c, const harness_run_result *r, size_t max_rows,
                         gm_error *err);
 
 /* ---- a case for a person (export_show_case.c) ---- */
@@ -139,7 +138,7 @@ typedef struct {
 /* A reproducer on its way into the corpus. */
 typedef struct {
     gm_doc doc;             /* as read; doc.c is minimized in place when asked */
-    gm_run_result run;      /* the last run of doc.c */
+    harness_run_result run;      /* the last run of doc.c */
     triage_finding finding; /* its classification */
     bool minimized_now;     /* prepare minimized it */
     size_t minimize_runs;
@@ -153,7 +152,7 @@ void export_promote_candidate_free(export_promote_candidate *cand);
 /* Fills `cand` from the reproducer at `path`. False only when the file
  * cannot be read or a run failed (err set); a refusal is a success with
  * cand->refused set. */
-bool export_promote_prepare(gm_backend *b, const char *path, const export_promote_options *o,
+bool export_promote_prepare(harness_backend *b, const char *path, const export_promote_options *o,
                             export_promote_candidate *cand, gm_error *err);
 
 typedef enum {
@@ -172,7 +171,7 @@ typedef struct {
 
 /* Writes `cand` into `corpus_dir` as `file_name` unless the corpus already
  * holds its signature in a file no larger. `backend` is what ran it. */
-bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind backend,
+bool export_promote_commit(const export_promote_candidate *cand, harness_backend_kind backend,
                            const char *corpus_dir, const char *file_name, const gm_limits *lim,
                            export_promote_result *res, gm_error *err);
 

@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "minimize.h"
-#include "gm_paths.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "repro.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
@@ -30,12 +29,12 @@ const char *export_promote_action_name(export_promote_action a) {
 void export_promote_candidate_init(export_promote_candidate *cand) {
     memset(cand, 0, sizeof *cand);
     gm_doc_init(&cand->doc);
-    gm_run_result_init(&cand->run);
+    harness_run_result_init(&cand->run);
 }
 
 void export_promote_candidate_free(export_promote_candidate *cand) {
     gm_doc_free(&cand->doc);
-    gm_run_result_free(&cand->run);
+    harness_run_result_free(&cand->run);
     export_promote_candidate_init(cand);
 }
 
@@ -50,22 +49,22 @@ static bool export_promote_refuse(export_promote_candidate *cand, const char *fm
 }
 
 /* Runs the candidate's case at its recorded level and classifies it. */
-static bool export_promote_run(gm_backend *b, export_promote_candidate *cand, gm_error *err) {
-    gm_run_result_free(&cand->run);
-    gm_run_result_init(&cand->run);
-    if (!gm_run_case(b, &cand->doc.c, cand->doc.repro.verdict.compare, &cand->run, err)) {
+static bool export_promote_run(harness_backend *b, export_promote_candidate *cand, gm_error *err) {
+    harness_run_result_free(&cand->run);
+    harness_run_result_init(&cand->run);
+    if (!harness_run_case(b, &cand->doc.c, cand->doc.repro.verdict.compare, &cand->run, err)) {
         return false;
     }
     triage_classify(&cand->doc.c, &cand->run, &cand->finding);
     return true;
 }
 
-/* The replay must give the recorded verdict and outputs (harness/gm_replay.h)
+/* The replay must give the recorded verdict and outputs (harness/harness.h)
  * and the recorded signature. */
-static bool export_promote_check_replay(gm_backend *b, const char *path,
+static bool export_promote_check_replay(harness_backend *b, const char *path,
                                         export_promote_candidate *cand, gm_error *err) {
-    gm_replay_outcome outcome = {0};
-    if (!gm_replay_doc(b, &cand->doc, GM_COMPARE_LIVE, &outcome, err) ||
+    harness_replay_outcome outcome = {0};
+    if (!harness_replay_doc(b, &cand->doc, GM_COMPARE_LIVE, &outcome, err) ||
         !export_promote_run(b, cand, err)) {
         return false;
     }
@@ -81,7 +80,7 @@ static bool export_promote_check_replay(gm_backend *b, const char *path,
 }
 
 /* Shrinks the case keeping its signature, then runs the result. */
-static bool export_promote_minimize(gm_backend *b, const char *path,
+static bool export_promote_minimize(harness_backend *b, const char *path,
                                     const export_promote_options *o, export_promote_candidate *cand,
                                     gm_error *err) {
     minimize_stats stats = {.max_runs = o->max_runs};
@@ -99,7 +98,7 @@ static bool export_promote_minimize(gm_backend *b, const char *path,
     return true;
 }
 
-bool export_promote_prepare(gm_backend *b, const char *path, const export_promote_options *o,
+bool export_promote_prepare(harness_backend *b, const char *path, const export_promote_options *o,
                             export_promote_candidate *cand, gm_error *err) {
     if (!gm_json_read_file(path, &o->limits, &cand->doc, err)) {
         return false;
@@ -140,16 +139,16 @@ static long export_promote_size(const char *path) {
 /* The corpus files whose reproducer has `signature` (into `holders`), and
  * the smallest of them. */
 static bool export_promote_holders(const char *dir, const char *signature, const gm_limits *lim,
-                                   gm_paths *holders, size_t *smallest, gm_error *err) {
-    gm_paths all;
-    gm_paths_init(&all);
-    bool ok = gm_paths_add(&all, dir, err);
+                                   harness_paths *holders, size_t *smallest, gm_error *err) {
+    harness_paths all;
+    harness_paths_init(&all);
+    bool ok = harness_paths_add(&all, dir, err);
     for (size_t i = 0; ok && i < all.count; i++) {
         gm_doc doc;
         ok = gm_json_read_file(all.items[i], lim, &doc, err);
         bool holds = ok && doc.kind == GM_DOC_REPRO && strcmp(doc.repro.signature, signature) == 0;
         if (holds) {
-            ok = gm_paths_add(holders, all.items[i], err);
+            ok = harness_paths_add(holders, all.items[i], err);
         }
         if (holds && ok &&
             export_promote_size(all.items[i]) < export_promote_size(holders->items[*smallest])) {
@@ -157,12 +156,12 @@ static bool export_promote_holders(const char *dir, const char *signature, const
         }
         gm_doc_free(&doc);
     }
-    gm_paths_free(&all);
+    harness_paths_free(&all);
     return ok;
 }
 
 /* The candidate written to `path` (repro_write, atomic). */
-static bool export_promote_write(const export_promote_candidate *cand, gm_backend_kind backend,
+static bool export_promote_write(const export_promote_candidate *cand, harness_backend_kind backend,
                                  const char *path, gm_error *err) {
     const gm_repro *rec = &cand->doc.repro;
     repro_origin origin = {"promote", 0, rec->minimized || cand->minimized_now, NULL,
@@ -176,7 +175,7 @@ static bool export_promote_write(const export_promote_candidate *cand, gm_backen
 }
 
 /* Moves the new file into place and removes every other holder. */
-static bool export_promote_publish(const char *tmp, const char *target, const gm_paths *holders,
+static bool export_promote_publish(const char *tmp, const char *target, const harness_paths *holders,
                                    gm_error *err) {
     if (rename(tmp, target) != 0) {
         return gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", target, tmp,
@@ -192,7 +191,7 @@ static bool export_promote_publish(const char *tmp, const char *target, const gm
 }
 
 /* Keeps the smallest holder, or publishes the new file (at `tmp`). */
-static bool export_promote_decide(const char *tmp, const char *target, const gm_paths *holders,
+static bool export_promote_decide(const char *tmp, const char *target, const harness_paths *holders,
                                   size_t smallest, export_promote_result *res, gm_error *err) {
     long new_bytes = export_promote_size(tmp);
     long old_bytes = holders->count > 0 ? export_promote_size(holders->items[smallest]) : -1;
@@ -218,7 +217,7 @@ static bool export_promote_decide(const char *tmp, const char *target, const gm_
     return true;
 }
 
-bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind backend,
+bool export_promote_commit(const export_promote_candidate *cand, harness_backend_kind backend,
                            const char *corpus_dir, const char *file_name, const gm_limits *lim,
                            export_promote_result *res, gm_error *err) {
     memset(res, 0, sizeof *res);
@@ -229,13 +228,13 @@ bool export_promote_commit(const export_promote_candidate *cand, gm_backend_kind
             (int)sizeof tmp) {
         return gm_error_set(err, GM_ERR_USAGE, "%s: path too long", corpus_dir);
     }
-    gm_paths holders;
-    gm_paths_init(&holders);
+    harness_paths holders;
+    harness_paths_init(&holders);
     size_t smallest = 0;
     bool ok = export_promote_holders(corpus_dir, cand->finding.signature, lim, &holders, &smallest,
                                      err) &&
               export_promote_write(cand, backend, tmp, err) &&
               export_promote_decide(tmp, target, &holders, smallest, res, err);
-    gm_paths_free(&holders);
+    harness_paths_free(&holders);
     return ok;
 }

@@ -6,14 +6,14 @@
 
 /* ---- the differing elements --------------------------------------------- */
 
-static bool export_show_is_compared(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+static bool export_show_is_compared(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                     size_t flat) {
     return r->verdict.compare == GM_COMPARE_STRICT ||
            gm_oracle_is_live(c, &r->reference, id, flat);
 }
 
 static void export_show_add(export_show_diffs *d, size_t max_rows, const gm_case *c,
-                            const gm_run_result *r, gm_buf_id id, size_t flat) {
+                            const harness_run_result *r, gm_buf_id id, size_t flat) {
     const gm_buffer *a = &r->reference.buf[id];
     d->compared++;
     if (d->n_rows == max_rows) {
@@ -31,7 +31,7 @@ static void export_show_add(export_show_diffs *d, size_t max_rows, const gm_case
 
 /* One buffer that both sides have, in one shape. */
 static void export_show_buffer(export_show_diffs *d, size_t max_rows, const gm_case *c,
-                               const gm_run_result *r, gm_buf_id id) {
+                               const harness_run_result *r, gm_buf_id id) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     for (size_t k = 0; k < gm_buffer_count(a); k++) {
         if (gm_buffer_get(a, k) == gm_buffer_get(b, k)) {
@@ -49,7 +49,7 @@ static bool export_show_same_shape(const gm_buffer *a, const gm_buffer *b) {
     return a->present && b->present && a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1];
 }
 
-bool export_show_differences(const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool export_show_differences(const gm_case *c, const harness_run_result *r, size_t max_rows,
                              export_show_diffs *out, gm_error *err) {
     memset(out, 0, sizeof *out);
     out->rows = calloc(max_rows + 1, sizeof *out->rows);
@@ -77,11 +77,11 @@ void export_show_diffs_free(export_show_diffs *d) {
 
 /* ---- a result from a recording ------------------------------------------ */
 
-bool export_show_recorded(const gm_doc *doc, gm_compare level, gm_run_result *out, gm_error *err) {
-    gm_run_result_init(out);
+bool export_show_recorded(const gm_doc *doc, gm_compare level, harness_run_result *out, gm_error *err) {
+    harness_run_result_init(out);
     if (!gm_outputs_copy(&out->reference, &doc->reference, err) ||
         !gm_outputs_copy(&out->fused, &doc->fused, err)) {
-        gm_run_result_free(out);
+        harness_run_result_free(out);
         return false;
     }
     gm_oracle_judge(&doc->c, &out->reference, &out->fused, level, &out->verdict);
@@ -96,7 +96,7 @@ static void export_show_verdict(FILE *out, const gm_verdict *v) {
     fprintf(out, "verdict: %s\n", line);
 }
 
-static void export_show_finding(FILE *out, const gm_case *c, const gm_run_result *r) {
+static void export_show_finding(FILE *out, const gm_case *c, const harness_run_result *r) {
     triage_finding f;
     triage_classify(c, r, &f);
     if (f.status == GM_STATUS_MATCH) {
@@ -111,7 +111,7 @@ static void export_show_finding(FILE *out, const gm_case *c, const gm_run_result
     fputc('\n', out);
 }
 
-static void export_show_errors(FILE *out, const gm_run_result *r) {
+static void export_show_errors(FILE *out, const harness_run_result *r) {
     if (r->reference.error != NULL) {
         fprintf(out, "reference (legacy) raised: %s\n", r->reference.error);
     }
@@ -137,7 +137,7 @@ static void export_show_row_print(FILE *out, const export_show_row *row) {
             triage_class_name(row->cls));
 }
 
-static void export_show_rows(FILE *out, const export_show_diffs *d, const gm_run_result *r) {
+static void export_show_rows(FILE *out, const export_show_diffs *d, const harness_run_result *r) {
     if (d->compared > 0) {
         fprintf(out, "  %-28s %12s %12s  %s\n", "buffer[index]", "reference", "fused", "class");
     }
@@ -160,7 +160,7 @@ static void export_show_rows(FILE *out, const export_show_diffs *d, const gm_run
     }
 }
 
-bool export_show_result(FILE *out, const gm_case *c, const gm_run_result *r, size_t max_rows,
+bool export_show_result(FILE *out, const gm_case *c, const harness_run_result *r, size_t max_rows,
                         gm_error *err) {
     export_show_diffs d;
     if (!export_show_differences(c, r, max_rows, &d, err)) {

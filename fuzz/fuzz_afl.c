@@ -18,7 +18,7 @@
 #include "fuzz_harness.h"
 
 #ifndef GMFUZZ_TARGET_BACKEND
-#define GMFUZZ_TARGET_BACKEND GM_BACKEND_CPU
+#define GMFUZZ_TARGET_BACKEND HARNESS_BACKEND_CPU
 #endif
 
 #define FUZZ_AFL_MAX_INPUT ((size_t)16 << 20)

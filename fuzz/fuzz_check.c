@@ -14,9 +14,8 @@
 #include <unistd.h>
 
 #include "gm_hash.h"
-#include "gm_paths.h"
+#include "harness.h"
 #include "repro.h"
-#include "gm_run.h"
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
  * on every machine and build. */
@@ -36,13 +35,13 @@ static void fuzz_check_failure_path(const fuzz_check_config *cfg, const triage_f
  * job's temporary file may be holding the last free blocks); false when
  * it never succeeded, said on stderr. */
 static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
-                            const gm_run_result *r, const triage_finding *f) {
+                            const harness_run_result *r, const triage_finding *f) {
     char path[4200];
     gm_error err = {0};
     repro_origin origin = {
         .found_by = cfg->engine != NULL ? cfg->engine : "fuzz",
         .execs = cfg->execs,
-        .target = gm_backend_identity(cfg->backend),
+        .target = harness_backend_identity(cfg->backend),
         .minimized = false,
     };
     fuzz_check_failure_path(cfg, f, path, sizeof path);
@@ -52,8 +51,8 @@ static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
             nanosleep(&pause, NULL);
         }
         memset(&err, 0, sizeof err);
-        if (gm_paths_make_dirs(cfg->failure_dir, &err) &&
-            repro_write(path, c, r, f, gm_backend_kind_of(cfg->backend), &origin, &err)) {
+        if (harness_paths_make_dirs(cfg->failure_dir, &err) &&
+            repro_write(path, c, r, f, harness_backend_kind_of(cfg->backend), &origin, &err)) {
             return true;
         }
     }
@@ -76,22 +75,22 @@ fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c
                                   triage_finding *finding) {
     triage_finding local;
     triage_finding *f = finding != NULL ? finding : &local;
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
-    if (!gm_run_case3(cfg->backend, cfg->legacy, c, cfg->level, &r, &err)) {
+    if (!harness_run_case3(cfg->backend, cfg->legacy, c, cfg->level, &r, &err)) {
         fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
-        gm_run_result_free(&r);
+        harness_run_result_free(&r);
         memset(f, 0, sizeof *f);
         return FUZZ_CHECK_BROKEN;
     }
     fuzz_check_result result = fuzz_check_judged(cfg, c, &r, f);
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return result;
 }
 
 fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
-                                    const gm_run_result *r, triage_finding *f) {
+                                    const harness_run_result *r, triage_finding *f) {
     triage_classify(c, r, f);
     fuzz_check_result result = fuzz_check_decide(cfg, f);
     if (result == FUZZ_CHECK_FAILURE && cfg->failure_dir != NULL &&

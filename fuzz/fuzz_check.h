@@ -18,11 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gm_backend.h"
+#include "harness.h"
 #include "triage.h"
 #include "gm_case.h"
 #include "gm_oracle.h"
-#include "gm_run.h"
 
 #define FUZZ_CHECK_SAVE_TRIES 3
 /* The exit code of a target whose failure could not be saved (_exit, so
@@ -30,8 +29,8 @@
 #define FUZZ_CHECK_EXIT_UNSAVED 86
 
 typedef struct {
-    gm_backend *backend;
-    gm_legacy *legacy;        /* three-way runs (gm_run_case3); NULL: none */
+    harness_backend *backend;
+    harness_run_legacy *legacy;        /* three-way runs (harness_run_case3); NULL: none */
     gm_compare level;
     const triage_baseline *baseline;
     bool strict_baseline;
@@ -52,8 +51,8 @@ typedef enum {
 fuzz_check_result fuzz_check_case(const fuzz_check_config *cfg, const gm_case *c,
                                   triage_finding *finding);
 
-/* The same for a run already done (gm_run_finish): classify, decide, save. */
+/* The same for a run already done (harness_run_finish): classify, decide, save. */
 fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case *c,
-                                    const gm_run_result *r, triage_finding *f);
+                                    const harness_run_result *r, triage_finding *f);
 
 #endif

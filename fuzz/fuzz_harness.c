@@ -88,7 +88,7 @@ static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
 
 /* $GMFUZZ_TARGET_HUB (and $GMFUZZ_TARGET_HUBS, N): the target runs in the
  * campaign's hub @NAME.K, K = our pid mod N (campaign/campaign_hub.h). */
-static bool fuzz_harness_hub(gm_target_spec *t, gm_error *err) {
+static bool fuzz_harness_hub(harness_target_spec *t, gm_error *err) {
     const char *hub = fuzz_harness_env("GMFUZZ_TARGET_HUB", "");
     long n = strtol(fuzz_harness_env("GMFUZZ_TARGET_HUBS", "0"), NULL, 10);
     int len = n > 0 ? snprintf(t->hub, sizeof t->hub, "%s.%ld", hub, (long)getpid() % n)
@@ -99,10 +99,10 @@ static bool fuzz_harness_hub(gm_target_spec *t, gm_error *err) {
 
 /* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE and
  * $GMFUZZ_TARGET_TIMEOUT) when set, else the binary's builtin backend. */
-static bool fuzz_harness_target(gm_backend_kind kind, gm_target_spec *t, gm_error *err) {
+static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *t, gm_error *err) {
     const char *spec = fuzz_harness_env("GMFUZZ_TARGET", NULL);
-    gm_target_builtin(t, kind);
-    if (spec != NULL && !gm_target_parse(spec, t, err)) {
+    harness_target_builtin(t, kind);
+    if (spec != NULL && !harness_target_parse(spec, t, err)) {
         gm_error_prefix(err, "GMFUZZ_TARGET");
         return false;
     }
@@ -127,7 +127,7 @@ static bool fuzz_harness_target(gm_backend_kind kind, gm_target_spec *t, gm_erro
 static bool fuzz_harness_reference(fuzz_harness *h, double timeout_s, gm_error *err) {
     const char *spec = fuzz_harness_env("GMFUZZ_REFERENCE", NULL);
     bool cuda = strcmp(fuzz_harness_env("GMFUZZ_REFERENCE_DEVICE", "cpu"), "cuda") == 0;
-    if (spec != NULL && !gm_legacy_open(spec, cuda, timeout_s, &h->legacy, err)) {
+    if (spec != NULL && !harness_run_legacy_open(spec, cuda, timeout_s, &h->legacy, err)) {
         gm_error_prefix(err, "GMFUZZ_REFERENCE");
         return false;
     }
@@ -135,19 +135,19 @@ static bool fuzz_harness_reference(fuzz_harness *h, double timeout_s, gm_error *
     return true;
 }
 
-bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine, gm_error *err) {
+bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err) {
     memset(h, 0, sizeof *h);
     h->check.engine = engine;
-    gm_target_spec target;
+    harness_target_spec target;
     if (!fuzz_harness_settings(h, err) || !fuzz_harness_load_baseline(h, err) ||
         !fuzz_harness_target(kind, &target, err) ||
-        !gm_backend_open_target(&target, &h->backend, err) ||
+        !harness_backend_open_target(&target, &h->backend, err) ||
         !fuzz_harness_reference(h, target.timeout_s, err)) {
         fuzz_harness_close(h);
         return false;
     }
     /* A target that dies or hangs: the case is on disk before anything else. */
-    gm_backend_set_crash_dir(h->backend, h->check.failure_dir);
+    harness_backend_set_crash_dir(h->backend, h->check.failure_dir);
     h->check.backend = h->backend;
     h->check.baseline = h->baseline;
     return true;
@@ -158,10 +158,10 @@ bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine
  * killed at the campaign's deadline, or while it waits for a hub started
  * again, never reaches its end, and the restarts it saw would be lost. */
 static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
-    if (h->backend == NULL || !gm_target_is_external(gm_backend_spec(h->backend))) {
+    if (h->backend == NULL || !harness_target_is_external(harness_backend_spec(h->backend))) {
         return;
     }
-    gm_backend_restarts n = gm_backend_restart_counts(h->backend);
+    harness_backend_restarts n = harness_backend_restart_counts(h->backend);
     if (always || n.crashed != h->said.crashed || n.hung != h->said.hung) {
         fprintf(stderr, "stat::gmfuzz_target_restarts_crashed: %u\n", n.crashed);
         fprintf(stderr, "stat::gmfuzz_target_restarts_hung: %u\n", n.hung);
@@ -170,10 +170,10 @@ static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
 }
 
 void fuzz_harness_close(fuzz_harness *h) {
-    gm_legacy_close(h->legacy);
+    harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
     if (h->backend != NULL) {
-        gm_backend_close(h->backend);
+        harness_backend_close(h->backend);
     }
     if (h->baseline != NULL) {
         triage_baseline_free(h->baseline);
@@ -273,11 +273,11 @@ void fuzz_harness_abort(fuzz_check_result r) {
 
 /* One case of a batch whose fused side is done: judge, and in keep-going
  * mode save a signature only the first time. */
-static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, gm_run_result *r,
+static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, harness_run_result *r,
                                             triage_finding *f) {
     gm_error err = {0};
     h->check.execs++;
-    if (!gm_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
+    if (!harness_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
         fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
         return FUZZ_CHECK_BROKEN;
     }
@@ -297,25 +297,25 @@ static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, g
 
 fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *cases, size_t n,
                                          size_t *failures) {
-    gm_run_result *runs = calloc(n ? n : 1, sizeof *runs);
+    harness_run_result *runs = calloc(n ? n : 1, sizeof *runs);
     gm_outputs *outs = calloc(n ? n : 1, sizeof *outs);
     gm_error err = {0};
     fuzz_check_result worst = FUZZ_CHECK_MATCH;
     *failures = 0;
-    if (runs == NULL || outs == NULL || !gm_backend_run_batch(h->backend, cases, outs, n, &err)) {
+    if (runs == NULL || outs == NULL || !harness_backend_run_batch(h->backend, cases, outs, n, &err)) {
         fprintf(stderr, "gmfuzz: the batch failed: %s\n", err.msg[0] ? err.msg : "out of memory");
         worst = FUZZ_CHECK_BROKEN;
     }
     fuzz_harness_say_restarts(h, false);
     for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
-        gm_run_result_init(&runs[k]);
+        harness_run_result_init(&runs[k]);
         runs[k].fused = outs[k]; /* moved */
         gm_outputs_init(&outs[k]);
         triage_finding f;
         fuzz_check_result r = fuzz_harness_judge(h, cases[k], &runs[k], &f);
         *failures += r == FUZZ_CHECK_FAILURE;
         worst = r > worst ? r : worst;
-        gm_run_result_free(&runs[k]);
+        harness_run_result_free(&runs[k]);
     }
     for (size_t k = 0; outs != NULL && k < n; k++) {
         gm_outputs_free(&outs[k]);

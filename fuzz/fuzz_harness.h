@@ -19,7 +19,7 @@
  *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10)
  *   GMFUZZ_TARGET_HUB       NAME: the target runs in the campaign's target
  *                           hub @NAME.K, K = our pid mod $GMFUZZ_TARGET_HUBS
- *                           (harness/gm_hub.h; the campaign sets both)
+ *                           (harness/harness.h; the campaign sets both)
  *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
  *                           sequence in real PyTorch (three-way);
  *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
@@ -36,26 +36,26 @@
 #include <stdint.h>
 
 #include "fuzz_check.h"
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 
 #define FUZZ_HARNESS_SEEN_MAX 4096
 
 typedef struct {
-    gm_backend *backend;
-    gm_legacy *legacy;
+    harness_backend *backend;
+    harness_run_legacy *legacy;
     triage_baseline *baseline;
     fuzz_check_config check;
     unsigned case_mutation_percent;
     bool keep_going;
     uint64_t seen[FUZZ_HARNESS_SEEN_MAX]; /* keep-going: hashes of the signatures saved */
     size_t n_seen;
-    gm_backend_restarts said; /* the target's restarts last printed for the driver */
+    harness_backend_restarts said; /* the target's restarts last printed for the driver */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;
  * `engine` ("libfuzzer", "afl++") is recorded in saved failures. */
-bool fuzz_harness_open(fuzz_harness *h, gm_backend_kind kind, const char *engine, gm_error *err);
+bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err);
 void fuzz_harness_close(fuzz_harness *h);
 
 /* Decodes and checks one input; `finding` (may be NULL) gets the
@@ -64,7 +64,7 @@ void fuzz_harness_close(fuzz_harness *h);
 fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
                                    triage_finding *finding);
 
-/* Runs n cases as one batch on the target (gm_backend_run_batch: one round
+/* Runs n cases as one batch on the target (harness_backend_run_batch: one round
  * trip for external targets), then judges each as fuzz_harness_run does;
  * `failures` counts the failing ones. The most serious result is returned
  * (BROKEN when the batch itself failed). */

@@ -22,7 +22,7 @@
 #include "fuzz_rng.h"
 
 #ifndef GMFUZZ_TARGET_BACKEND
-#define GMFUZZ_TARGET_BACKEND GM_BACKEND_CPU
+#define GMFUZZ_TARGET_BACKEND HARNESS_BACKEND_CPU
 #endif
 
 /* Case-level mutations applied in one custom-mutator step: 1 to this. */

@@ -1,5 +1,5 @@
 /* fuzz_rng: the fuzzer's deterministic generator and mixing function:
- * harness/gm_gen's splitmix64 (one implementation for the case generator
+ * harness/harness_gen's splitmix64 (one implementation for the case generator
  * and the fuzzer). The decoder uses the mix as a counter-based hash, so
  * element i of a "random" array is a pure function of (seed, i); the
  * mutators use the sequential generator seeded by the engine.
@@ -9,10 +9,10 @@
 
 #include <stdint.h>
 
-#include "gm_gen.h"
+#include "harness.h"
 
 typedef struct {
-    gm_gen gen;
+    harness_gen gen;
 } fuzz_rng;
 
 void fuzz_rng_seed(fuzz_rng *r, uint64_t seed);

@@ -23,18 +23,17 @@
 #include "fuzz_mutate.h"
 #include "gm_hash.h"
 #include "gm_json.h"
-#include "gm_paths.h"
-#include "gm_run.h"
+#include "harness.h"
 
 typedef struct {
     bool canonical;
     unsigned derive;
     const char *out_dir;
-    gm_paths inputs;
+    harness_paths inputs;
 } fuzz_seed_options;
 
 typedef struct {
-    gm_backend *cpu;
+    harness_backend *cpu;
     size_t cases, written, duplicates, bytes, skipped;
 } fuzz_seed_state;
 
@@ -53,7 +52,7 @@ static bool fuzz_seed_parse(int argc, char **argv, fuzz_seed_options *o, gm_erro
             o->out_dir = argv[++k];
         } else if (argv[k][0] == '-') {
             return gm_error_set(err, GM_ERR_USAGE, "unknown option %s", argv[k]);
-        } else if (!gm_paths_add(&o->inputs, argv[k], err)) {
+        } else if (!harness_paths_add(&o->inputs, argv[k], err)) {
             return false;
         }
     }
@@ -91,7 +90,7 @@ static bool fuzz_seed_write(fuzz_seed_state *st, const char *dir, const uint8_t 
 }
 
 /* The outputs both sides leave, compared in full (errors too). */
-static bool fuzz_seed_same_outputs(const gm_run_result *a, const gm_run_result *b,
+static bool fuzz_seed_same_outputs(const harness_run_result *a, const harness_run_result *b,
                                    const gm_case *c) {
     const gm_outputs *sides[2][2] = {{&a->reference, &b->reference}, {&a->fused, &b->fused}};
     for (int s = 0; s < 2; s++) {
@@ -115,14 +114,14 @@ static bool fuzz_seed_verify(fuzz_seed_state *st, const gm_case *c, const uint8_
     }
     bool same = fuzz_encode_equal(c, &d);
     if (!same && canonical) {
-        gm_run_result a, b;
-        gm_run_result_init(&a);
-        gm_run_result_init(&b);
-        same = gm_run_case(st->cpu, c, GM_COMPARE_STRICT, &a, err) &&
-               gm_run_case(st->cpu, &d, GM_COMPARE_STRICT, &b, err) &&
+        harness_run_result a, b;
+        harness_run_result_init(&a);
+        harness_run_result_init(&b);
+        same = harness_run_case(st->cpu, c, GM_COMPARE_STRICT, &a, err) &&
+               harness_run_case(st->cpu, &d, GM_COMPARE_STRICT, &b, err) &&
                fuzz_seed_same_outputs(&a, &b, c);
-        gm_run_result_free(&a);
-        gm_run_result_free(&b);
+        harness_run_result_free(&a);
+        harness_run_result_free(&b);
     }
     gm_case_free(&d);
     return same;
@@ -181,24 +180,24 @@ int main(int argc, char **argv) {
     fuzz_seed_options o = {0};
     fuzz_seed_state st = {0};
     gm_error err = {0};
-    gm_paths_init(&o.inputs);
+    harness_paths_init(&o.inputs);
     bool ok = fuzz_seed_parse(argc, argv, &o, &err);
     if (!ok) {
         fprintf(stderr, "gmfuzz-seed: %s\n", err.msg);
-        gm_paths_free(&o.inputs);
+        harness_paths_free(&o.inputs);
         return fuzz_seed_usage();
     }
     if (mkdir(o.out_dir, 0777) != 0 && errno != EEXIST) {
         ok = gm_error_set(&err, GM_ERR_IO, "%s: cannot create: %s", o.out_dir, strerror(errno));
     }
-    ok = ok && gm_backend_open(GM_BACKEND_CPU, &st.cpu, &err);
+    ok = ok && harness_backend_open(HARNESS_BACKEND_CPU, &st.cpu, &err);
     for (size_t k = 0; ok && k < o.inputs.count; k++) {
         ok = fuzz_seed_file(&st, &o, k, &err);
     }
     if (st.cpu != NULL) {
-        gm_backend_close(st.cpu);
+        harness_backend_close(st.cpu);
     }
-    gm_paths_free(&o.inputs);
+    harness_paths_free(&o.inputs);
     if (!ok) {
         fprintf(stderr, "gmfuzz-seed: %s\n", err.msg);
         return 1;

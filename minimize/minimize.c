@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gm_run.h"
+#include "harness.h"
 #include "minimize_edit.h"
 #include "minimize_shrink.h"
 
@@ -37,7 +37,7 @@
 #define MINIMIZE_DETAIL_MAX 128
 
 typedef struct {
-    gm_backend *backend;
+    harness_backend *backend;
     gm_compare level;
     const char *signature;
     const char *bucket;                    /* "" when the target has none: not kept */
@@ -47,14 +47,14 @@ typedef struct {
     minimize_stats *stats;
     gm_error *err;
     bool failed;                           /* a run or an allocation failed: stop */
-    gm_run_result run;                     /* reused by every run */
+    harness_run_result run;                     /* reused by every run */
 } minimize_state;
 
 /* ---- judging candidates ---------------------------------------------- */
 
 /* What the signature leaves out: "index_out_of_range step 5", or the
  * overrun's access and buffer ("out_of_bounds: read of swa_mapping"). */
-static void minimize_detail(const gm_run_result *r, char *buf, size_t size) {
+static void minimize_detail(const harness_run_result *r, char *buf, size_t size) {
     buf[0] = '\0';
     if (r->verdict.status == GM_STATUS_REFERENCE_ERROR) {
         snprintf(buf, size, "%s step %d", reference_raise_name(r->raised.raised), r->raised.step);
@@ -89,7 +89,7 @@ static bool minimize_spent(const minimize_state *m) {
 static bool minimize_same(minimize_state *m, const gm_case *c) {
     triage_finding f;
     m->stats->runs++;
-    if (!gm_run_case(m->backend, c, m->level, &m->run, m->err)) {
+    if (!harness_run_case(m->backend, c, m->level, &m->run, m->err)) {
         m->failed = true;
         return false;
     }
@@ -581,7 +581,7 @@ static bool minimize_start(minimize_state *m) {
     return true;
 }
 
-bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
+bool minimize_case(harness_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
                    minimize_stats *stats, gm_error *err) {
     minimize_stats local = {.max_runs = 0};
     minimize_state m = {
@@ -591,7 +591,7 @@ bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target
     };
     m.stats->runs = 0;
     m.stats->out_of_time = false;
-    gm_run_result_init(&m.run);
+    harness_run_result_init(&m.run);
     free(c->name); /* a label changes nothing that runs */
     c->name = NULL;
     bool ok = minimize_start(&m);
@@ -600,6 +600,6 @@ bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target
         progress |= minimize_optional(&m);
         progress |= minimize_values(&m);
     }
-    gm_run_result_free(&m.run);
+    harness_run_result_free(&m.run);
     return ok && !m.failed;
 }

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_case.h"
 #include "triage.h"
 #include "gm_error.h"
@@ -29,7 +29,7 @@ double minimize_clock(void);
 
 /* Replaces *c by a smaller case whose run (on `b`, at `level`) has the same
  * signature as `target`. False only when a run itself failed (err set). */
-bool minimize_case(gm_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
+bool minimize_case(harness_backend *b, gm_compare level, const triage_finding *target, gm_case *c,
                    minimize_stats *stats, gm_error *err);
 
 #endif

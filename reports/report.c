@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_paths.h"
+#include "harness.h"
 #include "report_file.h"
 #include "report_html.h"
 #include "report_json.h"
@@ -48,7 +48,7 @@ static void report_build_html(const report_view *v, const char *out_dir, report_
 }
 
 bool report_write_all(const repro_rundir *r, const char *out_dir, gm_error *err) {
-    if (!gm_paths_make_dirs(out_dir, err)) {
+    if (!harness_paths_make_dirs(out_dir, err)) {
         return false;
     }
     report_view v;

@@ -37,14 +37,14 @@ static size_t repro_class_names(const triage_finding *f, char names[][REPRO_NAME
     return n;
 }
 
-bool repro_write(const char *path, const gm_case *c, const gm_run_result *r,
-                 const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
+bool repro_write(const char *path, const gm_case *c, const harness_run_result *r,
+                 const triage_finding *f, harness_backend_kind backend, const repro_origin *origin,
                  gm_error *err) {
     char backend_name[REPRO_NAME_MAX], found_by[REPRO_NAME_MAX], found_at[64];
     char signature[TRIAGE_SIGNATURE_MAX], version[] = "gmfuzz " GMFUZZ_VERSION;
     char class_names[TRIAGE_CLASS_COUNT][REPRO_NAME_MAX];
     char *class_ptrs[TRIAGE_CLASS_COUNT];
-    snprintf(backend_name, sizeof backend_name, "%s", gm_backend_kind_name(backend));
+    snprintf(backend_name, sizeof backend_name, "%s", harness_target_backend_name(backend));
     snprintf(found_by, sizeof found_by, "%s", origin->found_by ? origin->found_by : "unknown");
     snprintf(signature, sizeof signature, "%s", f->signature);
     if (origin->found_at != NULL) {
@@ -81,8 +81,8 @@ bool repro_write(const char *path, const gm_case *c, const gm_run_result *r,
 }
 
 void repro_recorded_finding(const gm_doc *doc, triage_finding *out) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     r.reference = doc->reference; /* borrowed: never freed here */
     r.fused = doc->fused;
     gm_oracle_compare_buffers(&doc->c, &r.reference, &r.fused, doc->repro.verdict.compare,

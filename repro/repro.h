@@ -17,11 +17,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "gm_backend.h"
+#include "harness.h"
 #include "gm_error.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
-#include "gm_run.h"
 #include "triage.h"
 
 /* ---- reproducer files (repro.c) ---- */
@@ -31,13 +30,13 @@ typedef struct {
     uint64_t execs;         /* executions when found */
     bool minimized;
     const char *found_at;   /* ISO-8601 time when found; NULL: now (UTC) */
-    const gm_target_record *target; /* an external target (gm_backend_identity); NULL: builtin */
+    const gm_target_record *target; /* an external target (harness_backend_identity); NULL: builtin */
 } repro_origin;
 
 /* Writes the reproducer of run `r` of case `c` (classified as `f`) to
  * `path`, atomically (gm_json_write_file). */
-bool repro_write(const char *path, const gm_case *c, const gm_run_result *r,
-                 const triage_finding *f, gm_backend_kind backend, const repro_origin *origin,
+bool repro_write(const char *path, const gm_case *c, const harness_run_result *r,
+                 const triage_finding *f, harness_backend_kind backend, const repro_origin *origin,
                  gm_error *err);
 
 /* The finding that a reproducer's recorded outputs show, classified now:
@@ -308,13 +307,13 @@ typedef struct {
 /* The bytes a rewrite of reproducer `doc` (run on `b`) gives: the document
  * as gm_json_write_file lays it out (unformatted, one trailing newline).
  * *text is malloc'd, NUL-terminated, *len bytes. */
-bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
+bool repro_rewrite_render(harness_backend *b, const gm_doc *doc, char **text, size_t *len,
                           gm_error *err);
 
 /* Compares the file at `path` (already read into `doc`, a reproducer) with
  * its rewrite. False only when the file or a run failed (err set); a
  * rewrite that differs is a success with out->same == false. */
-bool repro_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
+bool repro_rewrite_check(harness_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
                          repro_rewrite_outcome *out, gm_error *err);
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gm_run.h"
+#include "harness.h"
 
 /* The recorded class names as a set; false when one is not a class. */
 static bool repro_check_recorded_classes(const gm_repro *r, unsigned *mask, const char **bad) {
@@ -40,7 +40,7 @@ static void repro_check_names(unsigned mask, char *buf, size_t size) {
  * where the verdict did not (a fused out-of-bounds access), which is right
  * for a bucket and not what the campaign signed. */
 static void repro_check_of_recording(const gm_doc *doc, triage_finding *f) {
-    gm_run_result r;
+    harness_run_result r;
     memset(&r, 0, sizeof r);
     r.reference = doc->reference;
     r.fused = doc->fused;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "triage.h"
-#include "gm_run.h"
+#include "harness.h"
 
 #define REPRO_REWRITE_NAME_MAX 40
 #define REPRO_REWRITE_VALUE_MAX 80
@@ -36,7 +36,7 @@ static size_t repro_rewrite_class_names(const triage_finding *f,
 
 /* The reproducer of run `r`: origin fields as `doc` records them, the
  * rest from the run. */
-static cJSON *repro_rewrite_document(const gm_doc *doc, const gm_run_result *r, triage_finding *f) {
+static cJSON *repro_rewrite_document(const gm_doc *doc, const harness_run_result *r, triage_finding *f) {
     char class_names[TRIAGE_CLASS_COUNT][REPRO_REWRITE_NAME_MAX];
     char *class_ptrs[TRIAGE_CLASS_COUNT];
     gm_repro rec = doc->repro;
@@ -66,7 +66,7 @@ static bool repro_rewrite_print(const cJSON *root, char **text, size_t *len, gm_
     return *text != NULL || gm_error_set(err, GM_ERR_MEMORY, "out of memory printing a rewrite");
 }
 
-bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t *len,
+bool repro_rewrite_render(harness_backend *b, const gm_doc *doc, char **text, size_t *len,
                           gm_error *err) {
     *text = NULL;
     *len = 0;
@@ -74,9 +74,9 @@ bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t 
         return gm_error_set(err, GM_ERR_USAGE, "only a reproducer can be rewritten, not a %s",
                             gm_doc_kind_name(doc->kind));
     }
-    gm_run_result r;
-    gm_run_result_init(&r);
-    bool ok = gm_run_case(b, &doc->c, doc->repro.verdict.compare, &r, err);
+    harness_run_result r;
+    harness_run_result_init(&r);
+    bool ok = harness_run_case(b, &doc->c, doc->repro.verdict.compare, &r, err);
     if (ok) {
         triage_finding f;
         triage_classify(&doc->c, &r, &f);
@@ -84,7 +84,7 @@ bool repro_rewrite_render(gm_backend *b, const gm_doc *doc, char **text, size_t 
         ok = repro_rewrite_print(root, text, len, err);
         cJSON_Delete(root);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return ok;
 }
 
@@ -238,7 +238,7 @@ static void repro_rewrite_describe(const char *file, const char *rewrite, size_t
     cJSON_Delete(b);
 }
 
-bool repro_rewrite_check(gm_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
+bool repro_rewrite_check(harness_backend *b, const char *path, const gm_doc *doc, const gm_limits *lim,
                          repro_rewrite_outcome *out, gm_error *err) {
     out->same = false;
     out->message[0] = '\0';

@@ -16,12 +16,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gm_paths.h"
+#include "harness.h"
 #include "repro_rundir_bucket.h"
 
 /* One reproducer file that was read. */
 typedef struct {
-    const char *path;   /* owned by the loader's gm_paths */
+    const char *path;   /* owned by the loader's harness_paths */
     bool minimized;     /* from repros/: the signature's minimized reproducer */
     repro_fields f;
 } repro_rundir_input;
@@ -34,7 +34,7 @@ typedef struct {
 /* The loader's state: the files found and the inputs read from them. */
 typedef struct {
     repro_rundir *out;
-    gm_paths failures, repros;
+    harness_paths failures, repros;
     repro_rundir_inputs inputs;
     gm_error *err;
 } repro_rundir_loader;
@@ -61,7 +61,7 @@ static bool repro_rundir_join(char *out, size_t size, const char *dir, const cha
 
 /* Reads every file of `files` into the inputs; a file that is not a
  * reproducer is counted, and why is kept, but does not stop the load. */
-static bool repro_rundir_read_all(repro_rundir_loader *ld, const gm_paths *files, bool minimized) {
+static bool repro_rundir_read_all(repro_rundir_loader *ld, const harness_paths *files, bool minimized) {
     repro_rundir_inputs *in = &ld->inputs;
     repro_rundir_input *grown = realloc(in->items, (in->n + files->count + 1) * sizeof *grown);
     if (grown == NULL) {
@@ -88,8 +88,8 @@ static bool repro_rundir_read_all(repro_rundir_loader *ld, const gm_paths *files
 }
 
 /* Lists `dir`'s *.json files (recursively, sorted) into `files`. */
-static bool repro_rundir_list(repro_rundir_loader *ld, const char *dir, gm_paths *files) {
-    if (!gm_paths_add(files, dir, ld->err)) {
+static bool repro_rundir_list(repro_rundir_loader *ld, const char *dir, harness_paths *files) {
+    if (!harness_paths_add(files, dir, ld->err)) {
         gm_error_prefix(ld->err, "cannot list the folder");
         return false;
     }
@@ -281,14 +281,14 @@ bool repro_rundir_load(const char *dir, const triage_baseline *baseline, repro_r
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", dir);
     }
     repro_rundir_loader ld = {.out = out, .err = err};
-    gm_paths_init(&ld.failures);
-    gm_paths_init(&ld.repros);
+    harness_paths_init(&ld.failures);
+    harness_paths_init(&ld.repros);
     bool ok = repro_rundir_detect(out, err) &&
               (!out->is_campaign || repro_rundir_read_campaign(out, err)) &&
               repro_rundir_read_inputs(&ld) && repro_rundir_group(&ld, baseline);
     free(ld.inputs.items);
-    gm_paths_free(&ld.failures);
-    gm_paths_free(&ld.repros);
+    harness_paths_free(&ld.failures);
+    harness_paths_free(&ld.repros);
     if (!ok) {
         repro_rundir_free(out);
     }

@@ -33,4 +33,7 @@ gmfuzz_cli_test(agree_cpu_generated 0 "^450 passed, 0 failed"
 
 # What crosses the socket to a GPU worker (runs everywhere).
 gmfuzz_test(test_wire_case SOURCES test_wire_case.c LIBS gmfuzz_harness ARGS ${GMFUZZ_VECTORS})
+# The folder walk (harness_paths.c, fts physically): sorted, hidden names
+# skipped, links to files taken, links to folders (loops) never followed.
+gmfuzz_test(test_paths SOURCES test_paths.c LIBS gmfuzz_harness ARGS ${CMAKE_CURRENT_BINARY_DIR}/paths)
 gmfuzz_test(test_hub SOURCES test_hub.c LIBS gmfuzz_harness)

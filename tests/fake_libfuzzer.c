@@ -134,13 +134,13 @@ static void fake_final_stats(unsigned long long execs) {
     fflush(stdout);
 }
 
-static bool fake_config(fuzz_check_config *cfg, gm_backend **b, triage_baseline **base) {
+static bool fake_config(fuzz_check_config *cfg, harness_backend **b, triage_baseline **base) {
     const char *compare = getenv("GMFUZZ_COMPARE");
     const char *baseline = getenv("GMFUZZ_BASELINE");
     const char *strict = getenv("GMFUZZ_STRICT_BASELINE");
     gm_error err = {0};
     memset(cfg, 0, sizeof *cfg);
-    if (!gm_backend_open(GM_BACKEND_CPU, b, &err) ||
+    if (!harness_backend_open(HARNESS_BACKEND_CPU, b, &err) ||
         !(baseline ? triage_baseline_load(baseline, base, &err) : triage_baseline_empty(base, &err))) {
         fprintf(stderr, "fake_libfuzzer: %s\n", err.msg);
         return false;
@@ -256,13 +256,13 @@ int main(int argc, char **argv) {
     static gm_doc docs[FAKE_MAX_DOCS];
     size_t n = fake_load(a.corpus, docs, FAKE_MAX_DOCS);
     fuzz_check_config cfg;
-    gm_backend *b = NULL;
+    harness_backend *b = NULL;
     triage_baseline *base = NULL;
     int rc = fake_config(&cfg, &b, &base) ? fake_fuzz(&a, &cfg, docs, n) : 1;
     for (size_t i = 0; i < n; i++) {
         gm_doc_free(&docs[i]);
     }
     triage_baseline_free(base);
-    gm_backend_close(b);
+    harness_backend_close(b);
     return rc;
 }

@@ -8,26 +8,22 @@
  * BACKEND and cpu and requires identical buffers wherever the CPU reports
  * no out-of-bounds access (and an out-of-bounds report on both otherwise).
  * Exits 77 (skipped) when the backend is unavailable, e.g. no GPU. The
- * cases come from harness/gm_gen.c, seed 20261129. */
+ * cases come from harness/harness_gen.c, seed 20261129. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gm_agree.h"
-#include "gm_gen.h"
-#include "gm_paths.h"
-#include "gm_replay.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
-static gm_backend *tested;
+static harness_backend *tested;
 static const char *vector_dir;
 static long random_cases;
 
 static void test_vectors_replay(void) {
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
-    CHECK(gm_paths_add(&files, vector_dir, &err));
+    CHECK(harness_paths_add(&files, vector_dir, &err));
     CHECK_EQ_I64(files.count, 250);
     gm_limits lim;
     gm_limits_default(&lim);
@@ -35,9 +31,9 @@ static void test_vectors_replay(void) {
     for (size_t i = 0; i < files.count; i++) {
         gm_doc doc;
         gm_doc_init(&doc);
-        gm_replay_outcome outcome = {0};
+        harness_replay_outcome outcome = {0};
         bool ok = gm_json_read_file(files.items[i], &lim, &doc, &err) &&
-                  gm_replay_doc(tested, &doc, GM_COMPARE_STRICT, &outcome, &err);
+                  harness_replay_doc(tested, &doc, GM_COMPARE_STRICT, &outcome, &err);
         if (!ok) {
             fprintf(stderr, "%s\n", err.msg);
         } else if (!outcome.passed) {
@@ -47,23 +43,23 @@ static void test_vectors_replay(void) {
         gm_doc_free(&doc);
     }
     fprintf(stderr, "vectors on %s: %zu/%zu passed\n",
-            gm_backend_kind_name(gm_backend_kind_of(tested)), passed, files.count);
+            harness_target_backend_name(harness_backend_kind_of(tested)), passed, files.count);
     CHECK_EQ_I64(passed, files.count);
-    gm_paths_free(&files);
+    harness_paths_free(&files);
 }
 
 static void test_random_cases_agree_with_cpu(void) {
-    gm_backend *both[2] = {NULL, tested};
+    harness_backend *both[2] = {NULL, tested};
     gm_error err = {0};
-    CHECK(gm_backend_open(GM_BACKEND_CPU, &both[0], &err));
-    gm_gen gen;
-    gm_gen_seed(&gen, 20261129);
+    CHECK(harness_backend_open(HARNESS_BACKEND_CPU, &both[0], &err));
+    harness_gen gen;
+    harness_gen_seed(&gen, 20261129);
     long agreed = 0;
     for (long n = 0; n < random_cases; n++) {
         gm_case c;
         gm_case_init(&c);
-        gm_agree_outcome outcome;
-        bool ran = gm_gen_case(&gen, &c, &err) && gm_agree_case(both, 2, &c, &outcome, &err);
+        harness_agree_outcome outcome;
+        bool ran = harness_gen_case(&gen, &c, &err) && harness_agree_case(both, 2, &c, &outcome, &err);
         if (!ran || !outcome.agreed) {
             fprintf(stderr, "generated case %ld (bs %zu, mode %s): %s\n", n, c.bs,
                     gm_mode_name(c.mode), ran ? outcome.message : err.msg);
@@ -74,26 +70,26 @@ static void test_random_cases_agree_with_cpu(void) {
     fprintf(stderr, "generated cases (seed 20261129): %ld/%ld agree with cpu\n", agreed,
             random_cases);
     CHECK_EQ_I64(agreed, random_cases);
-    gm_backend_close(both[0]);
+    harness_backend_close(both[0]);
 }
 
 int main(int argc, char **argv) {
-    gm_backend_kind kind;
-    if (argc < 3 || !gm_backend_kind_from_name(argv[1], &kind)) {
+    harness_backend_kind kind;
+    if (argc < 3 || !harness_target_backend_from_name(argv[1], &kind)) {
         fprintf(stderr, "usage: test_backends BACKEND VECTOR_DIR [RANDOM_CASES]\n");
         return 2;
     }
     vector_dir = argv[2];
     random_cases = argc > 3 ? atol(argv[3]) : 2000;
     gm_error err = {0};
-    if (!gm_backend_open(kind, &tested, &err)) {
+    if (!harness_backend_open(kind, &tested, &err)) {
         fprintf(stderr, "skipped: %s\n", err.msg);
         return err.code == GM_ERR_DEVICE ? GM_TEST_SKIP : 1;
     }
     GM_RUN(test_vectors_replay);
-    if (kind != GM_BACKEND_CPU) {
+    if (kind != HARNESS_BACKEND_CPU) {
         GM_RUN(test_random_cases_agree_with_cpu);
     }
-    gm_backend_close(tested);
+    harness_backend_close(tested);
     GM_TEST_END();
 }

@@ -30,7 +30,7 @@
 #include "campaign_summary.h"
 #include "gm_json.h"
 #include "repro.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *work_dir, *data_dir, *known_json;
@@ -455,22 +455,22 @@ static bool write_failure(const char *dir, const char *name, const char *case_fi
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    gm_backend *b = NULL;
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_backend *b = NULL;
+    harness_run_result r;
+    harness_run_result_init(&r);
     repro_origin origin = {"libfuzzer", execs, false, NULL, NULL};
     bool ok = gm_json_read_file(in, &lim, &doc, &err) &&
-              gm_backend_open(GM_BACKEND_CPU, &b, &err) &&
-              gm_run_case(b, &doc.c, GM_COMPARE_LIVE, &r, &err);
+              harness_backend_open(HARNESS_BACKEND_CPU, &b, &err) &&
+              harness_run_case(b, &doc.c, GM_COMPARE_LIVE, &r, &err);
     if (ok) {
         triage_classify(&doc.c, &r, f);
-        ok = repro_write(out, &doc.c, &r, f, GM_BACKEND_CPU, &origin, &err);
+        ok = repro_write(out, &doc.c, &r, f, HARNESS_BACKEND_CPU, &origin, &err);
     }
     if (!ok) {
         fprintf(stderr, "write_failure: %s\n", err.msg);
     }
-    gm_run_result_free(&r);
-    gm_backend_close(b);
+    harness_run_result_free(&r);
+    harness_backend_close(b);
     gm_doc_free(&doc);
     return ok;
 }

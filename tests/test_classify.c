@@ -10,22 +10,21 @@
 
 #include "triage.h"
 #include "gm_json.h"
-#include "gm_paths.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 
-static gm_backend *cpu;
+static harness_backend *cpu;
 static const char *vector_dir;
 
 /* Runs `c` on the CPU at `level`, classifies it, checks the signature, and
  * frees the case. */
 static void expect(gm_case *c, gm_compare level, const char *signature, int line) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
     triage_finding f;
-    bool ran = gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err);
+    bool ran = gm_case_check(c, &err) && harness_run_case(cpu, c, level, &r, &err);
     CHECK(ran);
     if (ran) {
         triage_classify(c, &r, &f);
@@ -37,7 +36,7 @@ static void expect(gm_case *c, gm_compare level, const char *signature, int line
     } else {
         fprintf(stderr, "line %d: %s\n", line, err.msg);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(c);
 }
 #define EXPECT(c, level, sig) expect((c), (level), (sig), __LINE__)
@@ -249,12 +248,12 @@ static void test_fused_out_of_bounds(void) {
 
 /* Runs `c`, then `tamper` edits the fused side as a kernel bug would, and
  * the verdict is judged again. */
-static void expect_tampered(gm_case *c, void (*tamper)(gm_run_result *r), const char *signature) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+static void expect_tampered(gm_case *c, void (*tamper)(harness_run_result *r), const char *signature) {
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
     triage_finding f;
-    CHECK(gm_run_case(cpu, c, GM_COMPARE_LIVE, &r, &err));
+    CHECK(harness_run_case(cpu, c, GM_COMPARE_LIVE, &r, &err));
     tamper(&r);
     gm_oracle_judge(c, &r.reference, &r.fused, GM_COMPARE_LIVE, &r.verdict);
     triage_classify(c, &r, &f);
@@ -262,24 +261,24 @@ static void expect_tampered(gm_case *c, void (*tamper)(gm_run_result *r), const 
         fprintf(stderr, "tampered: signature \"%s\", expected \"%s\"\n", f.signature, signature);
     }
     CHECK(strcmp(f.signature, signature) == 0);
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(c);
 }
 
-static void tamper_overrun(gm_run_result *r) {
+static void tamper_overrun(harness_run_result *r) {
     gm_outputs_set_error(&r->fused,
                          "out_of_bounds: write of page_table[0][1] past the row width 1");
 }
 
-static void tamper_page(gm_run_result *r) {
+static void tamper_page(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 1, 99);
 }
 
-static void tamper_seqlens(gm_run_result *r) {
+static void tamper_seqlens(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_CACHE_SEQLENS], 0, 5);
 }
 
-static void tamper_out_tail(gm_run_result *r) {
+static void tamper_out_tail(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_SWA_OUT_CACHE_LOC], 1, 7);
 }
 
@@ -307,28 +306,28 @@ static void test_fused_bugs_are_unclassified(void) {
  * only when both sides wrote what its rules predict. Each case first shows
  * its class with the correct kernel, then the same case with the fused
  * value a planted fault writes (kernel/fused_faults.h). */
-static void tamper_pad_minus_one(gm_run_result *r) {
+static void tamper_pad_minus_one(harness_run_result *r) {
     gm_buffer *b = &r->fused.buf[GM_BUF_SWA_OUT_CACHE_LOC];
     for (size_t t = 0; t < gm_buffer_count(b); t++) {
         gm_buffer_set(b, t, -1); /* absent_out_pad_minus_one */
     }
 }
 
-static void tamper_negative_page_dropped(gm_run_result *r) {
+static void tamper_negative_page_dropped(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 1, 0); /* the old contents */
 }
 
-static void tamper_negative_q_shifted(gm_run_result *r) {
+static void tamper_negative_q_shifted(harness_run_result *r) {
     gm_buffer *b = &r->fused.buf[GM_BUF_CU_SEQLENS_Q];
     gm_buffer_set(b, 1, 0); /* k * S instead of (k + 1) * S */
     gm_buffer_set(b, 2, -3);
 }
 
-static void tamper_negative_mapping_divided(gm_run_result *r) {
+static void tamper_negative_mapping_divided(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_SWA_PAGE_TABLE], 0, -40 / 16); /* not -1 */
 }
 
-static void tamper_nothing(gm_run_result *r) { (void)r; }
+static void tamper_nothing(harness_run_result *r) { (void)r; }
 
 static void swa_out_absent_case(gm_case *c) {
     static const int64_t mapping[] = {3, -1};
@@ -375,13 +374,13 @@ static void test_wrong_values_under_a_cause(void) {
 }
 
 /* Runs `c` (tampered as a kernel bug would) and checks its bucket. */
-static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_result *r),
+static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(harness_run_result *r),
                           const char *bucket, int line) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
     triage_finding f;
-    CHECK(gm_case_check(c, &err) && gm_run_case(cpu, c, level, &r, &err));
+    CHECK(gm_case_check(c, &err) && harness_run_case(cpu, c, level, &r, &err));
     tamper(&r);
     gm_oracle_judge(c, &r.reference, &r.fused, level, &r.verdict);
     triage_classify(c, &r, &f);
@@ -390,21 +389,21 @@ static void expect_bucket(gm_case *c, gm_compare level, void (*tamper)(gm_run_re
                 f.signature);
     }
     CHECK(strcmp(f.bucket, bucket) == 0);
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(c);
 }
 #define EXPECT_BUCKET(c, level, tamper, bucket)                                                    \
     expect_bucket((c), (level), (tamper), (bucket), __LINE__)
 
-static void tamper_first_page_dropped(gm_run_result *r) {
+static void tamper_first_page_dropped(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_PAGE_TABLE], 0, 0);
 }
 
-static void tamper_scan_first_row(gm_run_result *r) {
+static void tamper_scan_first_row(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 1, 0); /* an exclusive scan's row 0 */
 }
 
-static void tamper_scan_row_40(gm_run_result *r) {
+static void tamper_scan_row_40(harness_run_result *r) {
     gm_buffer_set(&r->fused.buf[GM_BUF_CU_SEQLENS_K], 41, 2); /* a lost carry at row 40 */
 }
 
@@ -502,8 +501,8 @@ static void test_several_classes(void) {
 /* The outputs of the real implementations, judged and classified. */
 static void vector_classify(const gm_doc *doc, gm_compare level, unsigned *hist, size_t *bad,
                             const char *path) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     r.reference = doc->reference; /* borrowed: not freed here */
     r.fused = doc->fused;
     gm_oracle_judge(&doc->c, &r.reference, &r.fused, level, &r.verdict);
@@ -527,12 +526,12 @@ static void print_histogram(const char *what, const unsigned *hist) {
 }
 
 static void test_vectors_fully_classified(void) {
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
     unsigned live[TRIAGE_CLASS_COUNT] = {0}, strict[TRIAGE_CLASS_COUNT] = {0};
     size_t bad_live = 0, bad_strict = 0, read = 0;
-    CHECK(gm_paths_add(&files, vector_dir, &err));
+    CHECK(harness_paths_add(&files, vector_dir, &err));
     for (size_t i = 0; i < files.count; i++) {
         gm_doc doc;
         if (!gm_json_read_file(files.items[i], NULL, &doc, &err)) {
@@ -549,7 +548,7 @@ static void test_vectors_fully_classified(void) {
     CHECK_EQ_I64(read, 250);
     CHECK_EQ_I64(bad_live, 0);
     CHECK(live[TRIAGE_CLASS_STALE_HOST_SEQLENS] > 0 && live[TRIAGE_CLASS_NEGATIVE_TOKEN_ROUNDING] > 0);
-    gm_paths_free(&files);
+    harness_paths_free(&files);
 }
 
 int main(int argc, char **argv) {
@@ -559,7 +558,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     vector_dir = argv[1];
-    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err)) {
+    if (!harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -582,6 +581,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_other_differences_are_unclassified);
     GM_RUN(test_several_classes);
     GM_RUN(test_vectors_fully_classified);
-    gm_backend_close(cpu);
+    harness_backend_close(cpu);
     GM_TEST_END();
 }

@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gm_agree.h"
-#include "gm_gen.h"
+#include "harness.h"
 #include "gm_json.h"
 #include "gm_test.h"
 
@@ -63,24 +62,24 @@ static void check_saved_case(const char *msg) {
     gm_doc_free(&doc);
 }
 
-static void check_backends_go_on(gm_backend *raw, gm_backend *checked) {
-    gm_backend *trio[3] = {NULL, raw, checked};
+static void check_backends_go_on(harness_backend *raw, harness_backend *checked) {
+    harness_backend *trio[3] = {NULL, raw, checked};
     gm_error err = {0};
-    CHECK(gm_backend_open(GM_BACKEND_CPU, &trio[0], &err));
-    gm_gen gen;
-    gm_gen_seed(&gen, 7);
+    CHECK(harness_backend_open(HARNESS_BACKEND_CPU, &trio[0], &err));
+    harness_gen gen;
+    harness_gen_seed(&gen, 7);
     int agreed = 0, in_bounds = 0;
     for (int n = 0; n < 200; n++) {
         gm_case c;
         gm_case_init(&c);
-        gm_agree_outcome outcome;
-        CHECK(gm_gen_case(&gen, &c, &err));
+        harness_agree_outcome outcome;
+        CHECK(harness_gen_case(&gen, &c, &err));
         /* cuda-raw would really overrun on an out-of-bounds case: skip those */
-        gm_agree_outcome cpu_only;
-        bool ran = gm_agree_case(trio, 1, &c, &cpu_only, &err);
+        harness_agree_outcome cpu_only;
+        bool ran = harness_agree_case(trio, 1, &c, &cpu_only, &err);
         if (ran && !cpu_only.out_of_bounds) {
             in_bounds++;
-            ran = gm_agree_case(trio, 3, &c, &outcome, &err);
+            ran = harness_agree_case(trio, 3, &c, &outcome, &err);
             agreed += ran && outcome.agreed;
             if (!ran || !outcome.agreed) {
                 fprintf(stderr, "case %d: %s\n", n, ran ? outcome.message : err.msg);
@@ -90,20 +89,20 @@ static void check_backends_go_on(gm_backend *raw, gm_backend *checked) {
     }
     CHECK(in_bounds > 100);
     CHECK_EQ_I64(agreed, in_bounds);
-    gm_backend_close(trio[0]);
+    harness_backend_close(trio[0]);
 }
 
 static void test_fault_is_saved_and_recovered(void) {
-    gm_backend *raw = NULL, *checked = NULL;
+    harness_backend *raw = NULL, *checked = NULL;
     gm_error err = {0};
-    CHECK(gm_backend_open(GM_BACKEND_CUDA_RAW, &raw, &err));
-    CHECK(gm_backend_open(GM_BACKEND_CUDA, &checked, &err));
-    gm_backend_set_crash_dir(raw, crash_dir);
+    CHECK(harness_backend_open(HARNESS_BACKEND_CUDA_RAW, &raw, &err));
+    CHECK(harness_backend_open(HARNESS_BACKEND_CUDA, &checked, &err));
+    harness_backend_set_crash_dir(raw, crash_dir);
     gm_case c;
     make_faulting_case(&c);
     gm_outputs out;
     gm_outputs_init(&out);
-    bool ran = gm_backend_run(raw, &c, &out, &err);
+    bool ran = harness_backend_run(raw, &c, &out, &err);
     CHECK(!ran);
     CHECK(err.code == GM_ERR_DEVICE);
     CHECK_STR_CONTAINS(err.msg, "device error");
@@ -112,8 +111,8 @@ static void test_fault_is_saved_and_recovered(void) {
     check_saved_case(err.msg);
     gm_outputs_free(&out);
     check_backends_go_on(raw, checked);
-    gm_backend_close(raw);
-    gm_backend_close(checked);
+    harness_backend_close(raw);
+    harness_backend_close(checked);
 }
 
 int main(int argc, char **argv) {
@@ -122,13 +121,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     crash_dir = argv[1];
-    gm_backend *probe = NULL;
+    harness_backend *probe = NULL;
     gm_error err = {0};
-    if (!gm_backend_open(GM_BACKEND_CUDA, &probe, &err)) {
+    if (!harness_backend_open(HARNESS_BACKEND_CUDA, &probe, &err)) {
         fprintf(stderr, "skipped: %s\n", err.msg);
         return GM_TEST_SKIP;
     }
-    gm_backend_close(probe);
+    harness_backend_close(probe);
     GM_RUN(test_fault_is_saved_and_recovered);
     GM_TEST_END();
 }

@@ -13,11 +13,11 @@
 #include "fuzz_encode.h"
 #include "fuzz_harness.h"
 #include "gm_json.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 
-static gm_backend *cpu;
+static harness_backend *cpu;
 static triage_baseline *known;
 static triage_baseline *nothing_known; /* triage_baseline_empty: every difference is new */
 static const char *scratch;
@@ -114,9 +114,9 @@ static void test_failure_is_saved(void) {
 
     gm_doc doc;
     gm_error err = {0};
-    gm_replay_outcome outcome = {0};
+    harness_replay_outcome outcome = {0};
     CHECK(gm_json_read_file(last, NULL, &doc, &err));
-    CHECK(gm_replay_doc(cpu, &doc, GM_COMPARE_LIVE, &outcome, &err) && outcome.passed);
+    CHECK(harness_replay_doc(cpu, &doc, GM_COMPARE_LIVE, &outcome, &err) && outcome.passed);
     CHECK(doc.kind == GM_DOC_REPRO && !doc.repro.minimized);
     CHECK_STR_CONTAINS(doc.repro.found_by, "libfuzzer");
     CHECK(strcmp(doc.repro.signature, f.signature) == 0);
@@ -183,7 +183,7 @@ static void test_unsaved_is_retried(void) {
     setenv("GMFUZZ_STRICT_BASELINE", "1", 1);
     static fuzz_harness h;
     gm_error err = {0};
-    CHECK(fuzz_harness_open(&h, GM_BACKEND_CPU, "libfuzzer", &err));
+    CHECK(fuzz_harness_open(&h, HARNESS_BACKEND_CPU, "libfuzzer", &err));
     gm_case c;
     negative_token(&c);
     uint8_t *data = NULL;
@@ -213,7 +213,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     scratch = argv[2];
-    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err) || !triage_baseline_load(argv[1], &known, &err) ||
+    if (!harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err) || !triage_baseline_load(argv[1], &known, &err) ||
         !triage_baseline_empty(&nothing_known, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -225,6 +225,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_unsaved_is_retried);
     triage_baseline_free(known);
     triage_baseline_free(nothing_known);
-    gm_backend_close(cpu);
+    harness_backend_close(cpu);
     GM_TEST_END();
 }

@@ -20,8 +20,7 @@
 #include "fuzz_rng.h"
 #include "fuzz_value.h"
 #include "gm_json.h"
-#include "gm_paths.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *vector_dir;
@@ -304,36 +303,36 @@ static bool same_side(const gm_case *c, const gm_outputs *a, const gm_outputs *b
 
 /* The canonical encoding decodes to a case on which both sides compute
  * exactly what they compute on the original. */
-static bool canonical_same_outputs(gm_backend *cpu, const gm_case *c) {
+static bool canonical_same_outputs(harness_backend *cpu, const gm_case *c) {
     const fuzz_encode_options opt = {.canonical = true, .hint = NULL};
     uint8_t *bytes = NULL;
     size_t size = 0;
     gm_case d;
     gm_error err = {0};
-    gm_run_result a, b;
-    gm_run_result_init(&a);
-    gm_run_result_init(&b);
+    harness_run_result a, b;
+    harness_run_result_init(&a);
+    harness_run_result_init(&b);
     bool ok = fuzz_encode(c, &opt, &bytes, &size, &err) && fuzz_decode(bytes, size, &d, &err);
     if (ok) {
-        ok = gm_run_case(cpu, c, GM_COMPARE_STRICT, &a, &err) &&
-             gm_run_case(cpu, &d, GM_COMPARE_STRICT, &b, &err) &&
+        ok = harness_run_case(cpu, c, GM_COMPARE_STRICT, &a, &err) &&
+             harness_run_case(cpu, &d, GM_COMPARE_STRICT, &b, &err) &&
              same_side(c, &a.reference, &b.reference) && same_side(c, &a.fused, &b.fused);
         gm_case_free(&d);
     }
-    gm_run_result_free(&a);
-    gm_run_result_free(&b);
+    harness_run_result_free(&a);
+    harness_run_result_free(&b);
     free(bytes);
     return ok;
 }
 
 static void test_vectors_round_trip(void) {
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
-    gm_backend *cpu = NULL;
-    CHECK(gm_paths_add(&files, vector_dir, &err));
+    harness_backend *cpu = NULL;
+    CHECK(harness_paths_add(&files, vector_dir, &err));
     CHECK_EQ_I64(files.count, 250);
-    CHECK(gm_backend_open(GM_BACKEND_CPU, &cpu, &err));
+    CHECK(harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err));
     gm_limits lim;
     gm_limits_default(&lim);
     size_t exact = 0, canonical = 0;
@@ -350,9 +349,9 @@ static void test_vectors_round_trip(void) {
     CHECK_EQ_I64(exact, files.count);
     CHECK_EQ_I64(canonical, files.count);
     if (cpu != NULL) {
-        gm_backend_close(cpu);
+        harness_backend_close(cpu);
     }
-    gm_paths_free(&files);
+    harness_paths_free(&files);
 }
 
 /* ---- case-level mutations ------------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* gm_hub: a target hub answers exactly what its target computes in the
+/* harness_hub: a target hub answers exactly what its target computes in the
  * client's own process, one case or a batch at a time, for several
  * clients; a client whose hub dies gets an error, then reconnects to the
  * hub started again. The hub runs builtin:cpu (no GPU needed): the seam is
@@ -15,12 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gm_backend.h"
-#include "gm_gen.h"
-#include "gm_hub.h"
-#include "gm_hub_wire.h"
+#include "harness.h"
+#include "harness_hub_wire.h"
 #include "gm_test.h"
-#include "gm_wire.h"
+#include "harness_wire.h"
 
 static char hub_name[64];
 
@@ -29,10 +27,10 @@ static pid_t start_hub(int lanes) {
     pid_t pid = fork();
     if (pid == 0) {
         static volatile sig_atomic_t never;
-        gm_target_spec spec;
-        gm_target_builtin(&spec, GM_BACKEND_CPU);
+        harness_target_spec spec;
+        harness_target_builtin(&spec, HARNESS_BACKEND_CPU);
         gm_error err = {0};
-        bool ok = gm_hub_serve(&spec, hub_name, lanes, &never, getppid(), NULL, &err);
+        bool ok = harness_hub_serve(&spec, hub_name, lanes, &never, getppid(), NULL, &err);
         _exit(ok ? 0 : 1);
     }
     return pid;
@@ -44,15 +42,15 @@ static void stop_hub(pid_t pid) {
 }
 
 /* A backend whose target runs in the hub (waits for the hub to listen). */
-static gm_backend *open_client(void) {
-    gm_target_spec spec;
-    gm_target_builtin(&spec, GM_BACKEND_CPU);
+static harness_backend *open_client(void) {
+    harness_target_spec spec;
+    harness_target_builtin(&spec, HARNESS_BACKEND_CPU);
     snprintf(spec.hub, sizeof spec.hub, "%s", hub_name);
     const struct timespec pause = {0, 20 * 1000 * 1000};
     for (int k = 0; k < 250; k++) {
-        gm_backend *b = NULL;
+        harness_backend *b = NULL;
         gm_error err = {0};
-        if (gm_backend_open_target(&spec, &b, &err)) {
+        if (harness_backend_open_target(&spec, &b, &err)) {
             return b;
         }
         nanosleep(&pause, NULL);
@@ -85,12 +83,12 @@ enum { CASES = 400, BATCH = 8 };
  * with sharing turned off (BATCH: every case through the socket). */
 static void hub_answers_as_the_target(void) {
     pid_t hub = start_hub(2);
-    gm_backend *one = open_client(), *two = open_client(), *here = NULL;
+    harness_backend *one = open_client(), *two = open_client(), *here = NULL;
     gm_error err = {0};
     CHECK(one != NULL && two != NULL);
-    CHECK(gm_backend_open(GM_BACKEND_CPU, &here, &err));
-    gm_gen gen;
-    gm_gen_seed(&gen, 11);
+    CHECK(harness_backend_open(HARNESS_BACKEND_CPU, &here, &err));
+    harness_gen gen;
+    harness_gen_seed(&gen, 11);
     gm_case cases[BATCH];
     const gm_case *ptrs[BATCH];
     gm_outputs remote[BATCH], local;
@@ -99,20 +97,20 @@ static void hub_answers_as_the_target(void) {
         for (int i = 0; i < BATCH; i++) {
             gm_case_init(&cases[i]);
             gm_outputs_init(&remote[i]);
-            CHECK(gm_gen_case(&gen, &cases[i], &err));
+            CHECK(harness_gen_case(&gen, &cases[i], &err));
             ptrs[i] = &cases[i];
         }
-        gm_backend *client = n % 2 ? one : two;
+        harness_backend *client = n % 2 ? one : two;
         if (n % 4 < 2) {
-            CHECK(gm_backend_run_batch(client, ptrs, remote, BATCH, &err));
+            CHECK(harness_backend_run_batch(client, ptrs, remote, BATCH, &err));
         } else {
             for (int i = 0; i < BATCH; i++) {
-                CHECK(gm_backend_run(client, &cases[i], &remote[i], &err));
+                CHECK(harness_backend_run(client, &cases[i], &remote[i], &err));
             }
         }
         for (int i = 0; i < BATCH; i++) {
             gm_outputs_init(&local);
-            CHECK(gm_backend_run(here, &cases[i], &local, &err));
+            CHECK(harness_backend_run(here, &cases[i], &local, &err));
             same += same_outputs(&remote[i], &local);
             gm_outputs_free(&local);
             gm_outputs_free(&remote[i]);
@@ -120,9 +118,9 @@ static void hub_answers_as_the_target(void) {
         }
     }
     CHECK_EQ_I64(same, CASES);
-    gm_backend_close(one);
-    gm_backend_close(two);
-    gm_backend_close(here);
+    harness_backend_close(one);
+    harness_backend_close(two);
+    harness_backend_close(here);
     stop_hub(hub);
 }
 
@@ -135,15 +133,15 @@ static void test_hub_answers_as_the_target_without_sharing(void) {
 }
 
 /* One generated case (of `seed`) through `client`: whether it ran. */
-static bool run_generated(gm_backend *client, uint64_t seed) {
-    gm_gen gen;
-    gm_gen_seed(&gen, seed);
+static bool run_generated(harness_backend *client, uint64_t seed) {
+    harness_gen gen;
+    harness_gen_seed(&gen, seed);
     gm_case c;
     gm_case_init(&c);
     gm_outputs out;
     gm_outputs_init(&out);
     gm_error err = {0};
-    bool ran = gm_gen_case(&gen, &c, &err) && gm_backend_run(client, &c, &out, &err);
+    bool ran = harness_gen_case(&gen, &c, &err) && harness_backend_run(client, &c, &out, &err);
     gm_outputs_free(&out);
     gm_case_free(&c);
     return ran;
@@ -154,18 +152,18 @@ static int raw_connect(uint32_t *flags) {
     struct sockaddr_un a;
     unsigned len = 0;
     const struct timespec pause = {0, 20 * 1000 * 1000};
-    CHECK(gm_hub_address(hub_name, &a, &len));
+    CHECK(harness_hub_wire_address(hub_name, &a, &len));
     for (int k = 0; k < 250; k++) {
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd >= 0 && connect(fd, (struct sockaddr *)&a, len) == 0) {
-            gm_wire_type type;
+            harness_wire_type type;
             char *payload = NULL;
             size_t n = 0;
             bool has = false;
             gm_target_record record;
             gm_error err = {0};
-            bool ok = gm_wire_receive(fd, &type, &payload, &n) && type == GM_WIRE_HELLO &&
-                      gm_hub_wire_read_hello(payload, n, &has, &record, flags, &err);
+            bool ok = harness_wire_receive(fd, &type, &payload, &n) && type == HARNESS_WIRE_HELLO &&
+                      harness_hub_wire_read_hello(payload, n, &has, &record, flags, &err);
             free(payload);
             if (ok) {
                 gm_target_record_free(&record);
@@ -187,29 +185,29 @@ static void test_hub_refuses_a_launch_outside_the_block(void) {
     uint32_t flags = 0;
     int fd = raw_connect(&flags);
     CHECK(fd >= 0);
-    CHECK((flags & GM_HUB_TAKES_PLACED) != 0);
+    CHECK((flags & HARNESS_HUB_TAKES_PLACED) != 0);
     int block = memfd_create("test-hub-block", MFD_CLOEXEC);
     uint64_t size = 4096;
     CHECK(block >= 0 && ftruncate(block, (off_t)size) == 0);
-    CHECK(gm_wire_send_fd(fd, GM_WIRE_SHARE, &size, sizeof size, block));
-    gm_layout_launch l;
+    CHECK(harness_wire_send_fd(fd, HARNESS_WIRE_SHARE, &size, sizeof size, block));
+    harness_layout_launch l;
     memset(&l, 0, sizeof l);
-    l.span = (gm_layout_span){256, 512, 768, 768 + GM_LAYOUT_STATUS_BYTES};
+    l.span = (harness_layout_span){256, 512, 768, 768 + HARNESS_LAYOUT_STATUS_BYTES};
     l.params.bs = 1;
     l.params.req_pool_indices = (const int64_t *)(uintptr_t)256;
     l.params.seq_lens = (const int64_t *)(uintptr_t)(1 << 20); /* past the block */
     l.params.page_size = 1;
     size_t len = 0;
-    char *placed = gm_hub_wire_placed(&l, 1, &len);
-    CHECK(placed != NULL && gm_wire_send(fd, GM_WIRE_PLACED, placed, len));
+    char *placed = harness_hub_wire_placed(&l, 1, &len);
+    CHECK(placed != NULL && harness_wire_send(fd, HARNESS_WIRE_PLACED, placed, len));
     free(placed);
     char byte;
     CHECK_EQ_I64(recv(fd, &byte, 1, 0), 0); /* hung up on, no answer */
     close(fd);
     close(block);
-    gm_backend *client = open_client();
+    harness_backend *client = open_client();
     CHECK(client != NULL && run_generated(client, 5));
-    gm_backend_close(client);
+    harness_backend_close(client);
     stop_hub(hub);
 }
 
@@ -217,29 +215,29 @@ static void test_hub_refuses_a_launch_outside_the_block(void) {
  * once a hub listens again, the next run reconnects and succeeds. */
 static void test_client_survives_a_dead_hub(void) {
     pid_t hub = start_hub(1);
-    gm_backend *client = open_client();
+    harness_backend *client = open_client();
     CHECK(client != NULL);
-    gm_gen gen;
-    gm_gen_seed(&gen, 3);
+    harness_gen gen;
+    harness_gen_seed(&gen, 3);
     gm_case c;
     gm_case_init(&c);
     gm_outputs out;
     gm_outputs_init(&out);
     gm_error err = {0};
-    CHECK(gm_gen_case(&gen, &c, &err));
-    CHECK(client && gm_backend_run(client, &c, &out, &err));
+    CHECK(harness_gen_case(&gen, &c, &err));
+    CHECK(client && harness_backend_run(client, &c, &out, &err));
     stop_hub(hub);
     gm_error lost = {0};
-    CHECK(client && !gm_backend_run(client, &c, &out, &lost));
+    CHECK(client && !harness_backend_run(client, &c, &out, &lost));
     CHECK_EQ_I64(lost.code, GM_ERR_DEVICE);
     CHECK(strstr(lost.msg, hub_name) != NULL);
-    CHECK(client && gm_backend_restart_counts(client).crashed == 1);
+    CHECK(client && harness_backend_restart_counts(client).crashed == 1);
     hub = start_hub(1);
     gm_error again = {0};
-    CHECK(client && gm_backend_run(client, &c, &out, &again));
+    CHECK(client && harness_backend_run(client, &c, &out, &again));
     gm_outputs_free(&out);
     gm_case_free(&c);
-    gm_backend_close(client);
+    harness_backend_close(client);
     stop_hub(hub);
 }
 

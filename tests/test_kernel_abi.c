@@ -11,9 +11,8 @@
 #include <cuda_runtime_api.h>
 
 #include "fused_cpu.h"
-#include "gm_backend.h"
-#include "gm_gen.h"
-#include "gm_launch.h"
+#include "harness.h"
+#include "harness_launch.h"
 #include "gm_oracle.h"
 #include "gm_test.h"
 #include "gmfuzz_kernel.h"
@@ -107,8 +106,8 @@ static bool launch_on_device(fused_params *host) {
 }
 
 static void test_gpu_launch_matches_cpu(void) {
-    gm_gen gen;
-    gm_gen_seed(&gen, 99);
+    harness_gen gen;
+    harness_gen_seed(&gen, 99);
     int compared = 0, equal = 0;
     for (int n = 0; n < 300; n++) {
         gm_case c;
@@ -117,11 +116,11 @@ static void test_gpu_launch_matches_cpu(void) {
         gm_outputs on_cpu, on_gpu;
         gm_outputs_init(&on_cpu);
         gm_outputs_init(&on_gpu);
-        CHECK(gm_gen_case(&gen, &c, &err));
+        CHECK(harness_gen_case(&gen, &c, &err));
         CHECK(gm_outputs_prepare(&on_cpu, &c, &err) && gm_outputs_prepare(&on_gpu, &c, &err));
         fused_params cpu_args, gpu_args;
-        gm_launch_params(&c, &on_cpu, &cpu_args);
-        gm_launch_params(&c, &on_gpu, &gpu_args);
+        harness_launch_params(&c, &on_cpu, &cpu_args);
+        harness_launch_params(&c, &on_gpu, &gpu_args);
         fused_oob oob;
         if (fused_cpu_run(&cpu_args, &oob)) { /* only in-bounds cases run unchecked */
             compared++;

@@ -9,26 +9,25 @@
 
 #include "gm_json.h"
 #include "minimize.h"
-#include "gm_replay.h"
+#include "harness.h"
 #include "repro.h"
-#include "gm_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 
-static gm_backend *cpu;
+static harness_backend *cpu;
 static const char *scratch;
 
 static bool classify(const gm_case *c, gm_compare level, triage_finding *f) {
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
-    bool ok = gm_run_case(cpu, c, level, &r, &err);
+    bool ok = harness_run_case(cpu, c, level, &r, &err);
     if (ok) {
         triage_classify(c, &r, f);
     } else {
         fprintf(stderr, "%s\n", err.msg);
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     return ok;
 }
 
@@ -185,13 +184,13 @@ static void test_raise_keeps_its_reason(void) {
     c.req_to_token[2 * 4 + 1] = -9; /* below -len: legacy raises in step 7 */
     minimize(&c, GM_COMPARE_LIVE, 0);
     CHECK_EQ_I64(c.bs, 1);
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
-    CHECK(gm_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
+    CHECK(harness_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
     CHECK_EQ_I64(r.raised.raised, REFERENCE_INDEX_OUT_OF_RANGE);
     CHECK_EQ_I64(r.raised.step, 7);
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(&c);
 }
 
@@ -223,20 +222,20 @@ static void test_repro_replays(void) {
     gm_case c;
     negative_token_case(&c);
     minimize(&c, GM_COMPARE_STRICT, 0);
-    gm_run_result r;
-    gm_run_result_init(&r);
+    harness_run_result r;
+    harness_run_result_init(&r);
     gm_error err = {0};
     triage_finding f;
     char path[512];
     snprintf(path, sizeof path, "%s/minimized-repro.json", scratch);
-    CHECK(gm_run_case(cpu, &c, GM_COMPARE_STRICT, &r, &err));
+    CHECK(harness_run_case(cpu, &c, GM_COMPARE_STRICT, &r, &err));
     triage_classify(&c, &r, &f);
     repro_origin origin = {"libfuzzer", 4242, true, NULL, NULL};
-    CHECK(repro_write(path, &c, &r, &f, GM_BACKEND_CPU, &origin, &err));
+    CHECK(repro_write(path, &c, &r, &f, HARNESS_BACKEND_CPU, &origin, &err));
     gm_doc doc;
-    gm_replay_outcome outcome = {0};
+    harness_replay_outcome outcome = {0};
     CHECK(gm_json_read_file(path, NULL, &doc, &err));
-    CHECK(gm_replay_doc(cpu, &doc, GM_COMPARE_LIVE, &outcome, &err));
+    CHECK(harness_replay_doc(cpu, &doc, GM_COMPARE_LIVE, &outcome, &err));
     CHECK(outcome.passed);
     CHECK(doc.kind == GM_DOC_REPRO && doc.repro.minimized && doc.repro.found_execs == 4242);
     CHECK_STR_CONTAINS(doc.repro.found_by, "libfuzzer");
@@ -246,7 +245,7 @@ static void test_repro_replays(void) {
     CHECK(doc.repro.found_at != NULL && strlen(doc.repro.found_at) == 20);
     CHECK_EQ_I64(doc.repro.verdict.compare, GM_COMPARE_STRICT);
     gm_doc_free(&doc);
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(&c);
 }
 
@@ -257,7 +256,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     scratch = argv[1];
-    if (!gm_backend_open(GM_BACKEND_CPU, &cpu, &err)) {
+    if (!harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -271,6 +270,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_overrun_keeps_its_buffer);
     GM_RUN(test_run_budget);
     GM_RUN(test_repro_replays);
-    gm_backend_close(cpu);
+    harness_backend_close(cpu);
     GM_TEST_END();
 }

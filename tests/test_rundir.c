@@ -22,14 +22,13 @@
 #include <unistd.h>
 
 #include "triage.h"
-#include "gm_paths.h"
+#include "harness.h"
 #include "repro.h"
-#include "gm_run.h"
 #include "gm_test.h"
 #include "triage_cases.h"
 
 static const char *scratch;
-static gm_backend *cpu;
+static harness_backend *cpu;
 
 #define SIG_NTR "decode|negative_token_rounding|page_table"
 #define SIG_HOST "decode|stale_host_seqlens|page_table"
@@ -65,7 +64,7 @@ static const char *fixture_path(char *buf, size_t size, const char *rel) {
     gm_error err = {0};
     if (slash != NULL) {
         *slash = '\0';
-        CHECK(gm_paths_make_dirs(dir, &err));
+        CHECK(harness_paths_make_dirs(dir, &err));
     }
     return buf;
 }
@@ -101,22 +100,22 @@ static void build_case(gm_case *c, const char *signature, size_t bs) {
 static void write_repro_as(const char *rel, const char *signature, size_t bs, const char *at,
                            uint64_t execs, bool minimized, bool tamper) {
     gm_case c;
-    gm_run_result r;
+    harness_run_result r;
     triage_finding f;
     gm_error err = {0};
     char path[1024];
     build_case(&c, signature, bs);
-    gm_run_result_init(&r);
-    CHECK(gm_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
+    harness_run_result_init(&r);
+    CHECK(harness_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
     triage_classify(&c, &r, &f);
     CHECK(strcmp(f.signature, signature) == 0);
     if (tamper) {
         gm_buffer_set(&r.fused.buf[GM_BUF_CU_SEQLENS_K], 0, 99);
     }
     repro_origin origin = {"libfuzzer", execs, minimized, at, NULL};
-    CHECK(repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, GM_BACKEND_CPU,
+    CHECK(repro_write(fixture_path(path, sizeof path, rel), &c, &r, &f, HARNESS_BACKEND_CPU,
                       &origin, &err));
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
     gm_case_free(&c);
 }
 
@@ -483,7 +482,7 @@ static void test_empty_run(void) {
     repro_rundir r;
     gm_error err = {0};
     remove_tree(fixture_path(path, sizeof path, "empty"));
-    CHECK(gm_paths_make_dirs(fixture_path(path, sizeof path, "empty/failures"), &err));
+    CHECK(harness_paths_make_dirs(fixture_path(path, sizeof path, "empty/failures"), &err));
     CHECK(repro_rundir_load(fixture_path(path, sizeof path, "empty"), NULL, &r, &err));
     CHECK(r.is_campaign && !r.campaign.present);
     CHECK_EQ_I64(r.campaign.exit_code, -1);
@@ -498,7 +497,7 @@ int main(int argc, char **argv) {
     }
     scratch = argv[1];
     gm_error err = {0};
-    if (!gm_paths_make_dirs(scratch, &err) || !gm_backend_open(GM_BACKEND_CPU, &cpu, &err)) {
+    if (!harness_paths_make_dirs(scratch, &err) || !harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -510,6 +509,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_merged_campaign);
     GM_RUN(test_missing_folder);
     GM_RUN(test_empty_run);
-    gm_backend_close(cpu);
+    harness_backend_close(cpu);
     GM_TEST_END();
 }

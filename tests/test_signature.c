@@ -14,8 +14,7 @@
 
 #include "triage.h"
 #include "gm_json.h"
-#include "gm_paths.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "gm_test.h"
 
 static const char *vector_dir;
@@ -104,12 +103,12 @@ static void test_malformed(void) {
 }
 
 /* Which elements the verdict compared: all (strict) or the live ones. */
-static bool compared(const gm_case *c, const gm_run_result *r, gm_buf_id id, size_t flat) {
+static bool compared(const gm_case *c, const harness_run_result *r, gm_buf_id id, size_t flat) {
     return r->verdict.compare == GM_COMPARE_STRICT || gm_oracle_is_live(c, &r->reference, id, flat);
 }
 
 /* The union of triage_classify_element over the compared differing elements. */
-static unsigned element_classes(const gm_case *c, const gm_run_result *r) {
+static unsigned element_classes(const gm_case *c, const harness_run_result *r) {
     unsigned classes = 0;
     for (int id = 0; id < GM_BUF_COUNT; id++) {
         const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
@@ -127,16 +126,16 @@ static unsigned element_classes(const gm_case *c, const gm_run_result *r) {
 
 /* One vector at one level: its signature round-trips, and the classes of
  * its elements are the run's. */
-static void vector_check(gm_backend *cpu, const gm_doc *doc, gm_compare level, size_t *bad,
+static void vector_check(harness_backend *cpu, const gm_doc *doc, gm_compare level, size_t *bad,
                          size_t *findings) {
-    gm_run_result r;
+    harness_run_result r;
     gm_error err = {0};
     triage_finding f;
-    gm_run_result_init(&r);
-    if (!gm_run_case(cpu, &doc->c, level, &r, &err)) {
+    harness_run_result_init(&r);
+    if (!harness_run_case(cpu, &doc->c, level, &r, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         (*bad)++;
-        gm_run_result_free(&r);
+        harness_run_result_free(&r);
         return;
     }
     triage_classify(&doc->c, &r, &f);
@@ -151,17 +150,17 @@ static void vector_check(gm_backend *cpu, const gm_doc *doc, gm_compare level, s
         fprintf(stderr, "%s: %s\n", doc->c.name ? doc->c.name : "?", f.signature);
         (*bad)++;
     }
-    gm_run_result_free(&r);
+    harness_run_result_free(&r);
 }
 
 static void test_vectors(void) {
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
-    gm_backend *cpu = NULL;
+    harness_backend *cpu = NULL;
     gm_limits lim;
     gm_limits_default(&lim);
-    CHECK(gm_paths_add(&files, vector_dir, &err) && gm_backend_open(GM_BACKEND_CPU, &cpu, &err));
+    CHECK(harness_paths_add(&files, vector_dir, &err) && harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err));
     size_t bad = 0, findings = 0;
     for (size_t i = 0; cpu != NULL && i < files.count; i++) {
         gm_doc doc;
@@ -174,8 +173,8 @@ static void test_vectors(void) {
     CHECK(files.count >= 250);
     CHECK(findings > 100); /* the vectors are mostly findings */
     CHECK_EQ_I64(bad, 0);
-    gm_backend_close(cpu);
-    gm_paths_free(&files);
+    harness_backend_close(cpu);
+    harness_paths_free(&files);
 }
 
 int main(int argc, char **argv) {

@@ -1,4 +1,4 @@
-/* gm_wire_case: a case survives the trip to a GPU worker unchanged.
+/* harness_wire_case: a case survives the trip to a GPU worker unchanged.
  *
  *   test_wire_case VECTOR_DIR
  *
@@ -8,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_gen.h"
+#include "harness.h"
 #include "gm_json.h"
-#include "gm_paths.h"
 #include "gm_test.h"
-#include "gm_wire_case.h"
+#include "harness_wire_case.h"
 
 static const char *vector_dir;
 
@@ -26,11 +25,11 @@ static char *case_text(const gm_case *c) {
 /* Whether `c` comes back from the wire identical. */
 static bool round_trips(const gm_case *c) {
     size_t len = 0;
-    char *bytes = gm_wire_case_encode(c, &len);
+    char *bytes = harness_wire_case_encode(c, &len);
     gm_case back;
     gm_case_init(&back);
     gm_error err = {0};
-    bool decoded = bytes != NULL && gm_wire_case_decode(bytes, len, &back, &err);
+    bool decoded = bytes != NULL && harness_wire_case_decode(bytes, len, &back, &err);
     gm_case unnamed = *c; /* the name stays with the harness: not sent */
     unnamed.name = NULL;
     char *a = case_text(&unnamed), *b = decoded ? case_text(&back) : NULL;
@@ -46,14 +45,14 @@ static bool round_trips(const gm_case *c) {
 }
 
 static void test_generated_cases(void) {
-    gm_gen gen;
-    gm_gen_seed(&gen, 5);
+    harness_gen gen;
+    harness_gen_seed(&gen, 5);
     int same = 0;
     for (int n = 0; n < 300; n++) {
         gm_case c;
         gm_case_init(&c);
         gm_error err = {0};
-        CHECK(gm_gen_case(&gen, &c, &err));
+        CHECK(harness_gen_case(&gen, &c, &err));
         same += round_trips(&c);
         gm_case_free(&c);
     }
@@ -61,10 +60,10 @@ static void test_generated_cases(void) {
 }
 
 static void test_vector_cases(void) {
-    gm_paths files;
-    gm_paths_init(&files);
+    harness_paths files;
+    harness_paths_init(&files);
     gm_error err = {0};
-    CHECK(gm_paths_add(&files, vector_dir, &err));
+    CHECK(harness_paths_add(&files, vector_dir, &err));
     gm_limits lim;
     gm_limits_default(&lim);
     size_t same = 0;
@@ -76,14 +75,14 @@ static void test_vector_cases(void) {
         gm_doc_free(&doc);
     }
     CHECK_EQ_I64(same, 250);
-    gm_paths_free(&files);
+    harness_paths_free(&files);
 }
 
 static void test_rejects_garbage(void) {
     gm_case c;
     gm_case_init(&c);
     gm_error err = {0};
-    CHECK(!gm_wire_case_decode("short", 5, &c, &err));
+    CHECK(!harness_wire_case_decode("short", 5, &c, &err));
     CHECK_STR_CONTAINS(err.msg, "truncated");
     gm_case_free(&c);
 
@@ -92,10 +91,10 @@ static void test_rejects_garbage(void) {
     int32_t tokens[2] = {1, 2};
     c.req_to_token = tokens;
     size_t len = 0;
-    char *bytes = gm_wire_case_encode(&c, &len);
+    char *bytes = harness_wire_case_encode(&c, &len);
     gm_case back;
     gm_case_init(&back);
-    CHECK(!gm_wire_case_decode(bytes, len - 1, &back, &err)); /* one byte short */
+    CHECK(!harness_wire_case_decode(bytes, len - 1, &back, &err)); /* one byte short */
     gm_case_free(&back);
     free(bytes);
 }

@@ -51,7 +51,7 @@
 #include "gm_case.h"
 #include "gm_error.h"
 #include "gm_oracle.h"
-#include "gm_run.h"
+#include "harness.h"
 
 /* ---- classes, findings and signatures (triage_classify.c) ---- */
 
@@ -104,16 +104,16 @@ typedef struct {
 const char *triage_class_name(triage_class k);
 bool triage_class_from_name(const char *name, triage_class *out);
 
-/* Classifies a finished run (gm_run_case). A `match` verdict gives a
+/* Classifies a finished run (harness_run_case). A `match` verdict gives a
  * finding with no classes and status match. */
-void triage_classify(const gm_case *c, const gm_run_result *r, triage_finding *out);
+void triage_classify(const gm_case *c, const harness_run_result *r, triage_finding *out);
 
 /* The class of one element that differs: element `flat` (row-major) of
  * buffer `id`, which the caller found to differ where the verdict's level
  * compares. The classes of triage_classify are the union of this over all
  * such elements. A run whose buffers were not compared (legacy raised,
  * fused out of bounds) gives its one class for every element. */
-triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+triage_class triage_classify_element(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                      size_t flat);
 
 /* Writes the signature of (mode, classes, buffers) into out->signature. */

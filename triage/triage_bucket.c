@@ -102,7 +102,7 @@ static size_t triage_bucket_num_out_tokens(const gm_case *c) {
     return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
 }
 
-static void triage_bucket_where(const gm_case *c, const gm_run_result *r,
+static void triage_bucket_where(const gm_case *c, const harness_run_result *r,
                                 const triage_bucket_seen *s, char *out, size_t size) {
     gm_buf_id id = s->first_id;
     size_t flat = s->first_flat;
@@ -141,7 +141,7 @@ static const char *triage_bucket_how(const triage_bucket_seen *s) {
     }
 }
 
-void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r,
+void triage_bucket_write_compared(const gm_case *c, const harness_run_result *r,
                                   const triage_bucket_seen *s, char *out, size_t size) {
     if (s->have_first) {
         char where[64];
@@ -184,7 +184,7 @@ static void triage_bucket_error_head(const char *error, bool raise, char *out, s
     out[n] = '\0';
 }
 
-void triage_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+void triage_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
                                     size_t size) {
     char head[96];
     if (strcmp(class_name, "legacy_raises") == 0) {

@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 #include "gm_case.h"
-#include "gm_run.h"
+#include "harness.h"
 #include "triage.h"
 
 /* What the classifier saw while it went over the differences. */
@@ -81,11 +81,11 @@ void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, s
                              int64_t got, int64_t want, int64_t prior);
 
 /* The bucket of a compared run (match or mismatch). */
-void triage_bucket_write_compared(const gm_case *c, const gm_run_result *r,
+void triage_bucket_write_compared(const gm_case *c, const harness_run_result *r,
                                   const triage_bucket_seen *s, char *out, size_t size);
 
 /* The bucket of a run whose buffers were not compared, of class `class_name`. */
-void triage_bucket_write_uncompared(const gm_run_result *r, const char *class_name, char *out,
+void triage_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
                                     size_t size);
 
 #endif

@@ -284,7 +284,7 @@ static void triage_classify_note(const triage_classify_ctx *ctx, triage_bucket_s
  * of them (strict), or the live ones. The oracle decides what is live
  * (gm_oracle_is_live); liveness only ends along a row, so its boundary is
  * found by bisection instead of asking for every cell. */
-static size_t triage_classify_compared_cols(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+static size_t triage_classify_compared_cols(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                             size_t row, size_t width) {
     if (r->verdict.compare == GM_COMPARE_STRICT) {
         return width;
@@ -302,7 +302,7 @@ static size_t triage_classify_compared_cols(const gm_case *c, const gm_run_resul
 }
 
 /* A page table, row by row: its buffers are the big ones (bs x pages). */
-static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const gm_run_result *r,
+static unsigned triage_classify_page_table(const triage_classify_ctx *ctx, const harness_run_result *r,
                                            gm_buf_id id, triage_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     const int32_t *x = (const int32_t *)a->data, *y = (const int32_t *)b->data;
@@ -340,7 +340,7 @@ static triage_class triage_classify_vector_element(const triage_classify_ctx *ct
 }
 
 /* A one-dimensional buffer: every element is compared at both levels. */
-static unsigned triage_classify_vector(const triage_classify_ctx *ctx, const gm_run_result *r,
+static unsigned triage_classify_vector(const triage_classify_ctx *ctx, const harness_run_result *r,
                                        gm_buf_id id, triage_bucket_seen *seen) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     unsigned classes = 0;
@@ -358,13 +358,13 @@ static unsigned triage_classify_vector(const triage_classify_ctx *ctx, const gm_
 
 /* Whether both sides have buffer `id`, in one shape: else nothing in it
  * can be attributed to a cause and the whole buffer is unclassified. */
-static bool triage_classify_same_shape(const gm_run_result *r, gm_buf_id id) {
+static bool triage_classify_same_shape(const harness_run_result *r, gm_buf_id id) {
     const gm_buffer *a = &r->reference.buf[id], *b = &r->fused.buf[id];
     return a->present && b->present && a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1];
 }
 
 /* The classes of every element the verdict's level compared and that differs. */
-static unsigned triage_classify_differences(const gm_case *c, const gm_run_result *r,
+static unsigned triage_classify_differences(const gm_case *c, const harness_run_result *r,
                                             triage_bucket_seen *seen) {
     triage_classify_ctx ctx;
     triage_classify_ctx_init(&ctx, c);
@@ -450,7 +450,7 @@ static bool triage_classify_breaks_precondition(const gm_case *c) {
 
 /* The one class of a run whose buffers were not compared: legacy raised,
  * or the fused kernel would have left its buffers. */
-static triage_class triage_classify_uncompared(const gm_case *c, const gm_run_result *r) {
+static triage_class triage_classify_uncompared(const gm_case *c, const harness_run_result *r) {
     const char *error = r->fused.error;
     switch (r->verdict.status) {
     case GM_STATUS_REFERENCE_ERROR: return TRIAGE_CLASS_LEGACY_RAISES;
@@ -469,7 +469,7 @@ static triage_class triage_classify_uncompared(const gm_case *c, const gm_run_re
                                               : TRIAGE_CLASS_UNCLASSIFIED;
 }
 
-void triage_classify(const gm_case *c, const gm_run_result *r, triage_finding *out) {
+void triage_classify(const gm_case *c, const harness_run_result *r, triage_finding *out) {
     memset(out, 0, sizeof *out);
     out->status = r->verdict.status;
     out->mode = c->mode;
@@ -501,7 +501,7 @@ void triage_classify(const gm_case *c, const gm_run_result *r, triage_finding *o
     triage_finding_sign(out);
 }
 
-triage_class triage_classify_element(const gm_case *c, const gm_run_result *r, gm_buf_id id,
+triage_class triage_classify_element(const gm_case *c, const harness_run_result *r, gm_buf_id id,
                                      size_t flat) {
     if (!gm_status_compared(r->verdict.status)) {
         return triage_classify_uncompared(c, r);

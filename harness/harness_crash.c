@@ -1,0 +1,32 @@
+#include "harness_crash.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gm_json.h"
+#include "harness.h"
+
+bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
+                        size_t path_size, gm_error *err) {
+    static const char *const prefix = "device-error";
+    if (!harness_paths_make_dirs(dir, err)) {
+        return false;
+    }
+    /* Unique without shared state: time, pid, and the first free counter. */
+    for (unsigned k = 0; k < 1000; k++) {
+        snprintf(path, path_size, "%s/%s-%lld-%d-%u.json", dir, prefix, (long long)time(NULL),
+                 (int)getpid(), k);
+        if (access(path, F_OK) != 0) {
+            break;
+        }
+    }
+    cJSON *root = gm_json_case(c);
+    if (root == NULL || cJSON_AddStringToObject(root, "device_error", message) == NULL) {
+        cJSON_Delete(root);
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory saving a device-error case");
+    }
+    bool ok = gm_json_write_file(path, root, err);
+    cJSON_Delete(root);
+    return ok;
+}

@@ -1,0 +1,19 @@
+/* harness_crash: the case that made a GPU target fail (a CUDA error, a crash of
+ * its worker), saved before anything else happens to it. Private to
+ * harness/. */
+#ifndef HARNESS_CRASH_H
+#define HARNESS_CRASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+
+/* Writes `c` with the target's message ("device_error") to a new file
+ * device-error-<time>-<pid>-<k>.json in `dir` (created); `path` receives
+ * its name. */
+bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
+                        size_t path_size, gm_error *err);
+
+#endif

@@ -1,0 +1,180 @@
+#include "harness.h"
+
+#include <stdlib.h>
+
+#include "gm_hash.h"
+
+void harness_gen_seed(harness_gen *g, uint64_t seed) { g->state = seed; }
+
+uint64_t harness_gen_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint64_t harness_gen_next(harness_gen *g) { return harness_gen_mix(g->state += GM_HASH_GOLDEN); }
+
+int64_t harness_gen_range(harness_gen *g, int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    uint64_t r = span == 0 ? harness_gen_next(g) : harness_gen_next(g) % span;
+    return (int64_t)((uint64_t)lo + r);
+}
+
+static bool harness_gen_chance(harness_gen *g, int percent) {
+    return harness_gen_range(g, 0, 99) < percent;
+}
+
+/* Budgets of the big shapes, in elements: the CPU side costs O(elements),
+ * so a tall batch has few pages and a wide page table few rows. */
+#define HARNESS_GEN_CELLS ((int64_t)1 << 18)  /* bs * max_num_pages */
+#define HARNESS_GEN_TOKENS ((int64_t)1 << 19) /* pool * width */
+
+/* A page size in 1..256: mostly the common ones, sometimes any. */
+static int32_t harness_gen_page_size(harness_gen *g) {
+    static const int32_t sizes[] = {1, 2, 3, 16, 64, 128, 4, 8, 32, 256};
+    int64_t pick = harness_gen_range(g, 0, 99);
+    return pick < 80   ? sizes[harness_gen_range(g, 0, 5)]
+           : pick < 90 ? sizes[harness_gen_range(g, 6, 9)]
+                       : (int32_t)harness_gen_range(g, 1, 256);
+}
+
+/* A size at an edge (a power of two from `lo_log2` to `hi_log2`, -1, +0 or
+ * +1) half the time, else uniform in [lo, hi]; within [lo, hi]. */
+static int64_t harness_gen_edge(harness_gen *g, int lo_log2, int hi_log2, int64_t lo, int64_t hi) {
+    int64_t v = harness_gen_range(g, lo, hi);
+    if (harness_gen_chance(g, 50)) {
+        int64_t e = (int64_t)1 << harness_gen_range(g, lo_log2, hi_log2);
+        v = e + harness_gen_range(g, -1, 1);
+    }
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* max_context_len for exactly `pages` pages (the last one full or not). */
+static void harness_gen_pages(harness_gen *g, gm_case *c, int64_t pages) {
+    int64_t P = c->page_size;
+    c->max_context_len = (int32_t)harness_gen_range(g, (pages - 1) * P + 1, pages * P);
+}
+
+/* The batch's size and the page table's width: mostly small; 3 % a big
+ * batch (1,023 to 65,536 rows, at the block and tile edges 1024, 2048,
+ * ..., 65536 half the time) with at most HARNESS_GEN_CELLS / bs pages; 3 % a
+ * wide page table (513 to 16,384 pages, at 1024, 2048, ..., 16384 half
+ * the time) with few rows and a pool within HARNESS_GEN_TOKENS. */
+static void harness_gen_dimensions(harness_gen *g, gm_case *c) {
+    int64_t shape = harness_gen_range(g, 0, 99);
+    if (shape < 3) { /* big batch */
+        c->page_size = harness_gen_page_size(g);
+        c->bs = (size_t)harness_gen_edge(g, 10, 16, 1023, 65536);
+        int64_t room = HARNESS_GEN_CELLS / (int64_t)c->bs;
+        harness_gen_pages(g, c, harness_gen_range(g, 1, room < 16 ? room : 16));
+    } else if (shape < 6) { /* wide page table */
+        c->page_size = harness_gen_chance(g, 70) ? (int32_t)harness_gen_range(g, 1, 2)
+                                                 : harness_gen_page_size(g);
+        int64_t most = HARNESS_GEN_TOKENS / 2 / c->page_size; /* pages; a pool of 2 rows at least */
+        most = most < 16384 ? most : 16384;
+        int64_t pages = harness_gen_edge(g, 9, 14, most < 513 ? most : 513, most);
+        harness_gen_pages(g, c, pages);
+        c->bs = (size_t)harness_gen_range(
+            g, 1, HARNESS_GEN_CELLS / pages < 16 ? HARNESS_GEN_CELLS / pages : 16);
+    } else {
+        c->page_size = harness_gen_page_size(g);
+        c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
+        c->bs = (size_t)harness_gen_range(g, 1, 64);
+    }
+    c->mode = (gm_mode)harness_gen_range(g, 0, GM_MODE_COUNT - 1);
+    c->width = (size_t)c->max_context_len + (size_t)harness_gen_range(g, 0, 3);
+    int64_t pool = harness_gen_range(g, 1, c->bs < 40 ? 40 : 64);
+    int64_t room = HARNESS_GEN_TOKENS / (int64_t)c->width;
+    c->pool = (size_t)(pool < room ? pool : room < 1 ? 1 : room);
+}
+
+static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) {
+    for (size_t k = 0; k < c->pool * c->width; k++) {
+        c->req_to_token[k] = harness_gen_chance(g, 5)
+                                 ? (int32_t)harness_gen_range(g, -3, -1)
+                                 : (int32_t)harness_gen_range(g, 0, mapping_len - 2);
+    }
+}
+
+static void harness_gen_rows(harness_gen *g, gm_case *c) {
+    size_t real = (size_t)harness_gen_range(g, 0, (int64_t)c->bs);
+    bool lagging = harness_gen_chance(g, 10);
+    for (size_t i = 0; i < c->bs; i++) {
+        bool padded = i >= real; /* cuda-graph padding: pool row 0, length 1 */
+        c->req_pool_indices[i] = padded ? 0 : harness_gen_range(g, 0, (int64_t)c->pool - 1);
+        c->seq_lens[i] = padded ? 1 : harness_gen_range(g, 0, c->max_context_len);
+        c->seq_lens_cpu[i] = lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
+        c->qlens[i] = (int32_t)harness_gen_range(g, 0, 8);
+    }
+    c->speculative_step_id = (int32_t)harness_gen_range(g, 0, 3);
+    c->num_draft_tokens = (int32_t)harness_gen_range(g, 0, 8);
+    c->q_stride = (int32_t)harness_gen_range(g, -2, 8);
+}
+
+static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
+    c->has_swa = true;
+    c->swa.mapping_len = (size_t)mapping_len;
+    c->swa.mapping = malloc(c->swa.mapping_len * sizeof(int64_t));
+    if (c->swa.mapping == NULL) {
+        return false;
+    }
+    for (size_t k = 0; k < c->swa.mapping_len; k++) {
+        c->swa.mapping[k] = harness_gen_chance(g, 3) ? ((int64_t)1 << 40) + (int64_t)k
+                                                     : harness_gen_range(g, 0, 100000);
+    }
+    c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
+    c->swa.page_table = harness_gen_chance(g, 80);
+    c->swa.has_out_len = harness_gen_chance(g, 80);
+    /* a tenth at an edge of the SWA-out programs' 512-slot tiles, past
+     * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
+     * just below, at or just above it or anywhere up to 4200 */
+    bool tiles = harness_gen_chance(g, 10);
+    c->swa.out_len = tiles
+                         ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
+                         : (size_t)harness_gen_range(g, 0, 1100);
+    if (!harness_gen_chance(g, 80)) {
+        return true; /* no out_cache_loc this step */
+    }
+    c->swa.n_out = !tiles ? (size_t)harness_gen_range(g, 0, 1200)
+                   : harness_gen_chance(g, 50)
+                       ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
+                       : (size_t)harness_gen_range(g, 0, 4200);
+    c->swa.out_cache_loc = malloc((c->swa.n_out + 1) * sizeof(int64_t));
+    if (c->swa.out_cache_loc == NULL) {
+        return false;
+    }
+    for (size_t t = 0; t < c->swa.n_out; t++) {
+        c->swa.out_cache_loc[t] =
+            harness_gen_chance(g, 10) ? -1 : harness_gen_range(g, 0, mapping_len - 1);
+    }
+    return true;
+}
+
+bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
+    harness_gen_dimensions(g, c);
+    int64_t mapping_len = (int64_t)(c->pool * c->width) + c->page_size + 1;
+    c->req_to_token = malloc(c->pool * c->width * sizeof(int32_t));
+    c->req_pool_indices = malloc(c->bs * sizeof(int64_t));
+    c->seq_lens = malloc(c->bs * sizeof(int64_t));
+    c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
+    c->qlens = malloc(c->bs * sizeof(int32_t));
+    if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    }
+    harness_gen_tokens(g, c, mapping_len);
+    harness_gen_rows(g, c);
+    if (harness_gen_chance(g, 60) && !harness_gen_swa(g, c, mapping_len)) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    }
+    if (harness_gen_chance(g, 30)) {
+        c->init[GM_BUF_PAGE_TABLE].kind = GM_INIT_FILL; /* stale contents */
+        c->init[GM_BUF_PAGE_TABLE].fill = -7;
+    }
+    if (c->has_swa && c->swa.has_out_len && harness_gen_chance(g, 30)) {
+        /* last step's write locations still there: the zero-padded tail
+         * and the no-out_cache_loc zeroing must show */
+        c->init[GM_BUF_SWA_OUT_CACHE_LOC].kind = GM_INIT_FILL;
+        c->init[GM_BUF_SWA_OUT_CACHE_LOC].fill = 5;
+    }
+    return true;
+}

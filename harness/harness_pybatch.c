@@ -1,0 +1,158 @@
+/* harness_pybatch: the CALL payload of docs/TARGETS.md, built in one growing
+ * buffer, with the places where each call's OUT tensors are read back. */
+#include "harness_pybatch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool harness_pybatch_reserve(harness_pybatch *b, size_t more) {
+    if (b->failed) {
+        return false;
+    }
+    if (b->len + more <= b->cap) {
+        return true;
+    }
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more) {
+        cap *= 2;
+    }
+    char *bytes = realloc(b->bytes, cap);
+    if (bytes == NULL) {
+        b->failed = true;
+        return false;
+    }
+    b->bytes = bytes;
+    b->cap = cap;
+    return true;
+}
+
+static void harness_pybatch_put(harness_pybatch *b, const void *data, size_t n) {
+    if (harness_pybatch_reserve(b, n)) {
+        memcpy(b->bytes + b->len, data, n);
+        b->len += n;
+    }
+}
+
+static void harness_pybatch_u32_at(harness_pybatch *b, size_t at, uint32_t v) {
+    if (!b->failed) {
+        memcpy(b->bytes + at, &v, 4); /* little-endian hosts only (x86-64, arm64) */
+    }
+}
+
+bool harness_pybatch_new(harness_pybatch **out, gm_error *err) {
+    *out = calloc(1, sizeof **out);
+    if (*out == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of calls");
+    }
+    harness_pybatch_clear(*out);
+    return true;
+}
+
+void harness_pybatch_free(harness_pybatch *b) {
+    if (b != NULL) {
+        free(b->bytes);
+        free(b->outs);
+        free(b->call_first_out);
+        free(b);
+    }
+}
+
+void harness_pybatch_clear(harness_pybatch *b) {
+    b->len = 0;
+    b->count = 0;
+    b->n_outs = 0;
+    b->failed = false;
+    uint32_t zero = 0;
+    harness_pybatch_put(b, &zero, 4); /* the count, patched as calls begin */
+}
+
+size_t harness_pybatch_count(const harness_pybatch *b) { return b->count; }
+bool harness_pybatch_ok(const harness_pybatch *b) { return !b->failed; }
+
+static bool harness_pybatch_grow_calls(harness_pybatch *b) {
+    if (b->count < b->calls_cap) {
+        return true;
+    }
+    size_t cap = b->calls_cap ? b->calls_cap * 2 : 64;
+    size_t *first = realloc(b->call_first_out, (cap + 1) * sizeof *first);
+    if (first == NULL) {
+        b->failed = true;
+        return false;
+    }
+    b->call_first_out = first;
+    b->calls_cap = cap;
+    return true;
+}
+
+void harness_pybatch_begin(harness_pybatch *b) {
+    if (!harness_pybatch_grow_calls(b)) {
+        return;
+    }
+    b->call_first_out[b->count] = b->n_outs;
+    b->count++;
+    b->call_first_out[b->count] = b->n_outs;
+    harness_pybatch_u32_at(b, 0, (uint32_t)b->count);
+    b->args_at = b->len;
+    b->n_args = 0;
+    uint32_t zero = 0;
+    harness_pybatch_put(b, &zero, 4);
+}
+
+/* The name and kind of the next argument of the current call. */
+static void harness_pybatch_arg(harness_pybatch *b, const char *name, harness_pyarg_kind kind) {
+    uint16_t n = (uint16_t)strlen(name);
+    uint8_t k = (uint8_t)kind;
+    harness_pybatch_put(b, &n, 2);
+    harness_pybatch_put(b, name, n);
+    harness_pybatch_put(b, &k, 1);
+    harness_pybatch_u32_at(b, b->args_at, ++b->n_args);
+}
+
+void harness_pybatch_int(harness_pybatch *b, const char *name, int64_t v) {
+    harness_pybatch_arg(b, name, HARNESS_PYARG_INT);
+    harness_pybatch_put(b, &v, 8);
+}
+
+void harness_pybatch_str(harness_pybatch *b, const char *name, const char *s) {
+    uint32_t n = (uint32_t)strlen(s);
+    harness_pybatch_arg(b, name, HARNESS_PYARG_STR);
+    harness_pybatch_put(b, &n, 4);
+    harness_pybatch_put(b, s, n);
+}
+
+void harness_pybatch_none(harness_pybatch *b, const char *name) {
+    harness_pybatch_arg(b, name, HARNESS_PYARG_NONE);
+}
+
+static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes) {
+    if (b->n_outs == b->outs_cap) {
+        size_t cap = b->outs_cap ? b->outs_cap * 2 : 256;
+        harness_pybatch_out *outs = realloc(b->outs, cap * sizeof *outs);
+        if (outs == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->outs = outs;
+        b->outs_cap = cap;
+    }
+    b->outs[b->n_outs++] = (harness_pybatch_out){data, bytes};
+    b->call_first_out[b->count] = b->n_outs;
+}
+
+void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind,
+                            int elem_size, int rank, const size_t dims[2], void *data) {
+    uint8_t head[2] = {(uint8_t)elem_size, (uint8_t)rank};
+    size_t count = rank == 2 ? dims[0] * dims[1] : dims[0];
+    harness_pybatch_arg(b, name, kind);
+    harness_pybatch_put(b, head, 2);
+    for (int k = 0; k < rank; k++) {
+        uint64_t d = dims[k];
+        harness_pybatch_put(b, &d, 8);
+    }
+    if (count > 0) {
+        harness_pybatch_put(b, data, count * (size_t)elem_size);
+    }
+    if (kind == HARNESS_PYARG_OUT) {
+        harness_pybatch_add_out(b, data, count * (size_t)elem_size);
+    }
+}

@@ -1,0 +1,421 @@
+#include "harness_pyworker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness_pybatch.h"
+#include "harness_wire.h"
+
+#ifndef GMFUZZ_SOURCE_DIR
+#error "GMFUZZ_SOURCE_DIR must be defined by the build (harness/CMakeLists.txt)"
+#endif
+
+/* Message types of docs/TARGETS.md. */
+enum {
+    HARNESS_PY_HELLO = 1,
+    HARNESS_PY_REFUSED = 2,
+    HARNESS_PY_DEVICE_ERROR = 5,
+    HARNESS_PY_STOP = 6,
+    HARNESS_PY_CALL = 7,
+    HARNESS_PY_RETURN = 8,
+};
+
+/* Importing torch (and compiling a Triton kernel) takes seconds. */
+#define HARNESS_PYWORKER_START_S 180.0
+#define HARNESS_PYWORKER_MAX_PAYLOAD ((uint64_t)1 << 34)
+
+struct harness_pyworker {
+    harness_pyworker_config cfg;
+    char module[1024], function[128];
+    pid_t pid; /* 0: none running */
+    int fd;
+    gm_target_record identity;
+    unsigned restarts[HARNESS_PYCALL_HUNG + 1];
+};
+
+/* ---- time and bytes ------------------------------------------------------ */
+
+static double harness_pyworker_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef enum { HARNESS_IO_OK, HARNESS_IO_CLOSED, HARNESS_IO_TIMEOUT } harness_io;
+
+static harness_io harness_pyworker_wait(int fd, double deadline) {
+    for (;;) {
+        double left = deadline - harness_pyworker_now();
+        if (left <= 0) {
+            return HARNESS_IO_TIMEOUT;
+        }
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+        int n = poll(&p, 1, ms);
+        if (n > 0) {
+            return HARNESS_IO_OK;
+        }
+        if (n < 0 && errno != EINTR) {
+            return HARNESS_IO_CLOSED;
+        }
+    }
+}
+
+static harness_io harness_pyworker_read(int fd, void *data, size_t len, double deadline) {
+    char *p = data;
+    while (len > 0) {
+        harness_io w = harness_pyworker_wait(fd, deadline);
+        if (w != HARNESS_IO_OK) {
+            return w;
+        }
+        ssize_t n = recv(fd, p, len, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return HARNESS_IO_CLOSED;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return HARNESS_IO_OK;
+}
+
+/* The worker protocol's frame is harness_wire's (type, reserved, u64 length). */
+static bool harness_pyworker_send(int fd, uint32_t type, const void *payload, size_t len) {
+    return harness_wire_send(fd, (harness_wire_type)type, payload, len);
+}
+
+/* One message into a malloc'd, NUL-terminated payload. */
+static harness_io harness_pyworker_receive(int fd, double deadline, uint32_t *type, char **payload,
+                                           size_t *len) {
+    uint32_t head[4];
+    *payload = NULL;
+    harness_io r = harness_pyworker_read(fd, head, sizeof head, deadline);
+    uint64_t n = (uint64_t)head[2] | ((uint64_t)head[3] << 32);
+    if (r != HARNESS_IO_OK) {
+        return r;
+    }
+    if (n > HARNESS_PYWORKER_MAX_PAYLOAD || (*payload = malloc((size_t)n + 1)) == NULL) {
+        return HARNESS_IO_CLOSED;
+    }
+    r = harness_pyworker_read(fd, *payload, (size_t)n, deadline);
+    (*payload)[n] = '\0';
+    *type = head[0];
+    *len = (size_t)n;
+    return r;
+}
+
+/* ---- the process --------------------------------------------------------- */
+
+static const char *harness_pyworker_python(void) {
+    const char *p = getenv("GMFUZZ_PYTHON");
+    return p != NULL && p[0] != '\0' ? p : "python3";
+}
+
+/* In the child: fd 3 is the socket, stdin /dev/null, stdout -> stderr;
+ * the worker dies with its parent and has a process group of its own (so
+ * that a hang is killed with whatever it started). */
+static void harness_pyworker_exec(const harness_pyworker *w, int sock) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (sock == 3) {
+        fcntl(3, F_SETFD, 0);
+    } else if (dup2(sock, 3) < 0) {
+        _exit(127);
+    }
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) {
+        dup2(null, 0);
+    }
+    dup2(2, 1);
+    char script[1200];
+    const char *dir = getenv("GMFUZZ_PYTHON_DIR");
+    snprintf(script, sizeof script, "%s/gmfuzz_worker.py",
+             dir != NULL && dir[0] != '\0' ? dir : GMFUZZ_SOURCE_DIR "/python");
+    const char *role = w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy";
+    const char *device = w->cfg.device_cpu ? "cpu" : "cuda";
+    const char *python = harness_pyworker_python();
+    execlp(python, python, "-u", "-B", script, "--fd", "3", "--role", role, "--module", w->module,
+           "--function", w->function, "--device", device, (char *)NULL);
+    fprintf(stderr, "gmfuzz: cannot run %s: %s\n", python, strerror(errno));
+    _exit(127);
+}
+
+static void harness_pyworker_kill(harness_pyworker *w) {
+    if (w->pid > 0) {
+        kill(-w->pid, SIGKILL);
+        kill(w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+    }
+    if (w->fd >= 0) {
+        close(w->fd);
+    }
+    w->pid = 0;
+    w->fd = -1;
+}
+
+/* How the worker ended, once it is gone ("killed by signal 11 (SIGSEGV)"). */
+static void harness_pyworker_reap(harness_pyworker *w, char *out, size_t size) {
+    int status = 0;
+    pid_t pid = w->pid;
+    snprintf(out, size, "the worker closed its socket");
+    if (pid > 0) {
+        double deadline = harness_pyworker_now() + 2.0;
+        pid_t got = 0;
+        while ((got = waitpid(pid, &status, WNOHANG)) == 0 && harness_pyworker_now() < deadline) {
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+        if (got == pid && WIFSIGNALED(status)) {
+            snprintf(out, size, "the worker was killed by signal %d (%s)", WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
+        } else if (got == pid && WIFEXITED(status)) {
+            snprintf(out, size, "the worker exited with status %d", WEXITSTATUS(status));
+        }
+        if (got == pid) {
+            w->pid = 0;
+        }
+    }
+    harness_pyworker_kill(w);
+}
+
+static char *harness_pyworker_json_string(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(item)) {
+        return NULL;
+    }
+    size_t n = strlen(item->valuestring) + 1;
+    char *s = malloc(n);
+    if (s != NULL) {
+        memcpy(s, item->valuestring, n);
+    }
+    return s;
+}
+
+static void harness_pyworker_read_hello(harness_pyworker *w, const char *json) {
+    gm_target_record_free(&w->identity);
+    cJSON *o = cJSON_Parse(json);
+    gm_target_record *t = &w->identity;
+    t->module = harness_pyworker_json_string(o, "module");
+    t->function = harness_pyworker_json_string(o, "function");
+    t->file = harness_pyworker_json_string(o, "file");
+    t->sha256 = harness_pyworker_json_string(o, "sha256");
+    t->version = harness_pyworker_json_string(o, "version");
+    t->device = harness_pyworker_json_string(o, "device");
+    cJSON_Delete(o);
+}
+
+static bool harness_pyworker_spawn(harness_pyworker *w, gm_error *err) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        return gm_error_set(err, GM_ERR_DEVICE, "python target: socketpair: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return gm_error_set(err, GM_ERR_DEVICE, "python target: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        harness_pyworker_exec(w, sv[1]);
+    }
+    close(sv[1]);
+    w->pid = pid;
+    w->fd = sv[0];
+    uint32_t type = 0;
+    char *payload = NULL;
+    size_t len = 0;
+    harness_io r = harness_pyworker_receive(
+        w->fd, harness_pyworker_now() + HARNESS_PYWORKER_START_S, &type, &payload, &len);
+    bool hello = r == HARNESS_IO_OK && type == HARNESS_PY_HELLO;
+    if (hello) {
+        harness_pyworker_read_hello(w, payload);
+    } else {
+        char how[200];
+        harness_pyworker_reap(w, how, sizeof how);
+        gm_error_set(err, GM_ERR_DEVICE, "python target (%s %s, module '%s'): %.1500s",
+                     harness_pyworker_python(),
+                     w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy",
+                     w->module[0] ? w->module : "(default)",
+                     r == HARNESS_IO_OK && type == HARNESS_PY_REFUSED ? payload
+                     : r == HARNESS_IO_TIMEOUT ? "the worker did not start within 180 s"
+                                               : how);
+    }
+    free(payload);
+    return hello;
+}
+
+bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out,
+                            gm_error *err) {
+    *out = NULL;
+    harness_pyworker *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory starting a python worker");
+    }
+    w->cfg = *cfg;
+    w->fd = -1;
+    snprintf(w->module, sizeof w->module, "%s", cfg->module ? cfg->module : "");
+    snprintf(w->function, sizeof w->function, "%s", cfg->function ? cfg->function : "");
+    w->cfg.module = w->module;
+    w->cfg.function = w->function;
+    if (w->cfg.timeout_s <= 0) {
+        w->cfg.timeout_s = 10.0;
+    }
+    if (!harness_pyworker_spawn(w, err)) {
+        gm_target_record_free(&w->identity);
+        free(w);
+        return false;
+    }
+    *out = w;
+    return true;
+}
+
+void harness_pyworker_stop(harness_pyworker *w) {
+    if (w == NULL) {
+        return;
+    }
+    if (w->fd >= 0 && harness_pyworker_send(w->fd, HARNESS_PY_STOP, NULL, 0)) {
+        char how[200];
+        harness_pyworker_reap(w, how, sizeof how); /* a clean exit releases the GPU */
+    }
+    harness_pyworker_kill(w);
+    gm_target_record_free(&w->identity);
+    free(w);
+}
+
+const gm_target_record *harness_pyworker_identity(const harness_pyworker *w) {
+    return &w->identity;
+}
+
+unsigned harness_pyworker_restarts(const harness_pyworker *w, harness_pycall_status cause) {
+    return (unsigned)cause <= HARNESS_PYCALL_HUNG ? w->restarts[cause] : 0;
+}
+
+/* ---- one batch ----------------------------------------------------------- */
+
+typedef struct {
+    const char *p;
+    size_t left;
+} harness_pyworker_reader;
+
+static bool harness_pyworker_reader_take(harness_pyworker_reader *r, void *out, size_t n) {
+    if (n > r->left) {
+        return false;
+    }
+    if (out != NULL) {
+        memcpy(out, r->p, n);
+    }
+    r->p += n;
+    r->left -= n;
+    return true;
+}
+
+/* "TYPE: MESSAGE" of a raised call. */
+static bool harness_pyworker_read_raised(harness_pyworker_reader *r, harness_pycall_result *res) {
+    uint32_t n_type = 0, n_msg = 0;
+    if (!harness_pyworker_reader_take(r, &n_type, 4) || n_type > r->left) {
+        return false;
+    }
+    const char *type = r->p;
+    harness_pyworker_reader_take(r, NULL, n_type);
+    if (!harness_pyworker_reader_take(r, &n_msg, 4) || n_msg > r->left) {
+        return false;
+    }
+    snprintf(res->message, sizeof res->message, "%.*s: %.*s", (int)(n_type > 100 ? 100 : n_type),
+             type, (int)(n_msg > 2000 ? 2000 : n_msg), r->p);
+    harness_pyworker_reader_take(r, NULL, n_msg);
+    return true;
+}
+
+static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload, size_t len,
+                                         harness_pycall_result *results) {
+    harness_pyworker_reader r = {payload, len};
+    uint32_t count = 0;
+    if (!harness_pyworker_reader_take(&r, &count, 4) || count != b->count) {
+        return false;
+    }
+    for (size_t k = 0; k < b->count; k++) {
+        uint8_t status = 0;
+        if (!harness_pyworker_reader_take(&r, &status, 1)) {
+            return false;
+        }
+        results[k].message[0] = '\0';
+        if (status == 1) {
+            results[k].status = HARNESS_PYCALL_RAISED;
+            if (!harness_pyworker_read_raised(&r, &results[k])) {
+                return false;
+            }
+            continue;
+        }
+        results[k].status = HARNESS_PYCALL_RETURNED;
+        for (size_t o = b->call_first_out[k]; o < b->call_first_out[k + 1]; o++) {
+            uint64_t n = 0;
+            if (status != 0 || !harness_pyworker_reader_take(&r, &n, 8) || n != b->outs[o].bytes ||
+                !harness_pyworker_reader_take(&r, b->outs[o].data, (size_t)n)) {
+                return false;
+            }
+        }
+    }
+    return r.left == 0;
+}
+
+static void harness_pyworker_fail_all(harness_pybatch *b, harness_pycall_result *results,
+                                      harness_pycall_status status, const char *what) {
+    for (size_t k = 0; k < b->count; k++) {
+        results[k].status = status;
+        snprintf(results[k].message, sizeof results[k].message, "%s", what);
+    }
+}
+
+bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
+                           gm_error *err) {
+    if (!b->failed && b->count == 0) {
+        return true;
+    }
+    if (b->failed) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory building a batch of calls");
+    }
+    if (w->pid == 0 && !harness_pyworker_spawn(w, err)) {
+        return false;
+    }
+    /* The timeout is one call's; a batch adds a little per call. */
+    double limit = w->cfg.timeout_s + 0.05 * (double)b->count;
+    double deadline = harness_pyworker_now() + limit;
+    uint32_t type = 0;
+    char *payload = NULL;
+    size_t len = 0;
+    harness_io r = harness_pyworker_send(w->fd, HARNESS_PY_CALL, b->bytes, b->len)
+                       ? harness_pyworker_receive(w->fd, deadline, &type, &payload, &len)
+                       : HARNESS_IO_CLOSED;
+    bool ok = r == HARNESS_IO_OK && type == HARNESS_PY_RETURN &&
+              harness_pyworker_read_return(b, payload, len, results);
+    if (!ok) {
+        char what[HARNESS_PYCALL_MESSAGE_MAX];
+        harness_pycall_status cause =
+            r == HARNESS_IO_TIMEOUT ? HARNESS_PYCALL_HUNG : HARNESS_PYCALL_CRASHED;
+        if (cause == HARNESS_PYCALL_HUNG) {
+            snprintf(what, sizeof what, "no answer within %.3g s (the worker was killed)", limit);
+            harness_pyworker_kill(w);
+        } else if (r == HARNESS_IO_OK && type == HARNESS_PY_DEVICE_ERROR) {
+            snprintf(what, sizeof what, "device error: %.2000s", payload);
+            harness_pyworker_kill(w);
+        } else {
+            harness_pyworker_reap(w, what, sizeof what);
+        }
+        w->restarts[cause]++;
+        harness_pyworker_fail_all(b, results, cause, what);
+    }
+    free(payload);
+    return true;
+}

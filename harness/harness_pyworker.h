@@ -1,0 +1,71 @@
+/* harness_pyworker: a persistent Python worker process (python/gmfuzz_worker.py)
+ * and the batches of calls sent to it, in the protocol of docs/TARGETS.md.
+ *
+ * The worker imports a module once and then calls one of its functions
+ * with keyword arguments (ints, strings, torch tensors) for every call of
+ * every batch. What the target does wrong is a result, not an error of
+ * this module: an exception (RAISED), the worker's death or a sticky device
+ * error (CRASHED), no answer within the timeout (HUNG). After a crash or a
+ * hang the worker is gone; the next batch starts a fresh one. An error
+ * return means gmfuzz itself could not go on (the worker cannot start at
+ * all, memory).
+ */
+#ifndef HARNESS_PYWORKER_H
+#define HARNESS_PYWORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm_error.h"
+#include "gm_json.h"
+#include "harness_pybatch.h"
+
+typedef enum { HARNESS_PYWORKER_FUSED, HARNESS_PYWORKER_LEGACY } harness_pyworker_role;
+
+typedef struct {
+    harness_pyworker_role role;
+    const char *module;   /* "" or NULL: the role's default (docs/TARGETS.md) */
+    const char *function; /* "" or NULL: the role's default */
+    bool device_cpu;      /* tensors on the CPU instead of CUDA */
+    double timeout_s;     /* one call's limit (a batch: per call) */
+} harness_pyworker_config;
+
+typedef enum {
+    HARNESS_PYCALL_RETURNED,
+    HARNESS_PYCALL_RAISED,
+    HARNESS_PYCALL_CRASHED,
+    HARNESS_PYCALL_HUNG,
+} harness_pycall_status;
+
+#define HARNESS_PYCALL_MESSAGE_MAX 2200
+
+typedef struct {
+    harness_pycall_status status;
+    char message
+        [HARNESS_PYCALL_MESSAGE_MAX]; /* RAISED: "TYPE: MESSAGE"; CRASHED, HUNG: what happened */
+} harness_pycall_result;
+
+/* ---- the worker --------------------------------------------------------- */
+
+typedef struct harness_pyworker harness_pyworker;
+
+/* Starts the worker and waits for its HELLO; fails with GM_ERR_DEVICE and
+ * the worker's own reason (an import error, no CUDA) when it refuses. */
+bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out,
+                            gm_error *err);
+void harness_pyworker_stop(harness_pyworker *w);
+
+/* What the worker said it runs (HELLO): module, function, file, sha256,
+ * version, device. Valid until the worker is stopped. */
+const gm_target_record *harness_pyworker_identity(const harness_pyworker *w);
+
+/* Runs every call of `b`, results[k] for call k. False only when no worker
+ * could be started (err set); a target's failure is a result. */
+bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
+                           gm_error *err);
+
+/* How many times a worker was replaced after a crash or a hang. */
+unsigned harness_pyworker_restarts(const harness_pyworker *w, harness_pycall_status cause);
+
+#endif

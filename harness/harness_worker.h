@@ -1,0 +1,58 @@
+/* harness_worker: a GPU backend in a child process.
+ *
+ * A device fault (an illegal address after a real out-of-bounds access, a
+ * sticky error) leaves a CUDA context unusable until its process exits, and
+ * a crash takes the process with it. So the harness never touches CUDA
+ * itself: each GPU backend is a worker process that owns the context, and
+ * the harness sends it cases over a socket. When the worker reports a
+ * device error or dies, the harness saves the case first, starts a fresh
+ * worker (a fresh context), and reports the error; the next case runs on
+ * the new worker. Private to harness/ (harness_backend.c uses it). */
+#ifndef HARNESS_WORKER_H
+#define HARNESS_WORKER_H
+
+#include <stdbool.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+#include "gm_outputs.h"
+#include "harness_backend_cuda.h"
+
+typedef struct harness_worker harness_worker;
+
+/* Forks a worker for `mode`; fails with GM_ERR_DEVICE and the worker's own
+ * reason when it cannot open the GPU. The calling process must not have
+ * initialised CUDA (a forked child cannot use its parent's context). */
+bool harness_worker_start(harness_cuda_mode mode, harness_worker **out, gm_error *err);
+void harness_worker_stop(harness_worker *w);
+
+/* Runs `c` on the worker: `out` receives the prior contents and the
+ * kernel's writes. On a device error or a dead worker: the case is saved
+ * under crash_dir (when not NULL), a new worker is started, and the run
+ * fails with GM_ERR_DEVICE saying all of it. */
+bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
+                        gm_error *err);
+
+/* How many times the worker was replaced after a failure, and of those how
+ * many times it did not answer in time (lib: targets). */
+unsigned harness_worker_restarts(const harness_worker *w);
+unsigned harness_worker_hangs(const harness_worker *w);
+
+/* A lib: target (harness_libtarget.h) in a worker: the library is loaded in the
+ * child, never in gmfuzz's own process. `timeout_s` bounds one call. */
+bool harness_worker_start_lib(const char *path, double timeout_s, harness_worker **out,
+                              gm_error *err);
+
+typedef enum {
+    HARNESS_WORKER_OK,
+    HARNESS_WORKER_DEVICE_ERROR, /* the worker reported a CUDA error and exited */
+    HARNESS_WORKER_DIED,         /* a segfault, an abort: the socket closed */
+    HARNESS_WORKER_HUNG,         /* no answer within the timeout: killed */
+} harness_worker_status;
+
+/* One case, with no saving and no restart of its own: a failed worker is
+ * reaped, `what` says why, and the next call starts a fresh one. */
+harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out,
+                                          char *what, size_t size);
+
+#endif
