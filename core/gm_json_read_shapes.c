@@ -161,7 +161,8 @@ static bool gm_json_read_shapes_array(gm_json_reader *rd, const gm_json_field *f
     if (data == NULL) {
         return false;
     }
-    memcpy(gm_json_read_shapes_at(object, f->at), &data, sizeof data); /* an int32_t * or int64_t * */
+    /* the member is an int32_t * or an int64_t *: stored as its bytes */
+    memcpy(gm_json_read_shapes_at(object, f->at), &data, sizeof data);
     if (f->length == GM_JSON_LENGTH_SETS) {
         *length = n;
     }

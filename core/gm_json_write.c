@@ -59,7 +59,7 @@ static cJSON *gm_json_write_finish(cJSON *obj, bool ok) {
     return obj;
 }
 
-/* ---- integer arrays ------------------------------------------------------------------- */
+/* ---- integer arrays ---------------------------------------------------------------------- */
 
 /* Element i of an int32 or int64 array. */
 typedef struct {
@@ -93,7 +93,7 @@ static cJSON *gm_json_write_shaped(gm_json_write_source s, int rank, const size_
     return gm_json_write_finish(rows, ok);
 }
 
-/* ---- the kinds that are not scalars ----------------------------------------------------- */
+/* ---- the kinds that are not scalars ------------------------------------------------------ */
 
 /* An init array in its buffer's shape; flat when it does not fit the
  * shape (a case built in C that gm_case_check would reject anyway). */
@@ -172,7 +172,7 @@ static cJSON *gm_json_write_rows(const gm_case *c) {
     return gm_json_write_shaped((gm_json_write_source){c->req_to_token, false}, 2, dims);
 }
 
-/* ---- rows ------------------------------------------------------------------------------------- */
+/* ---- rows -------------------------------------------------------------------------------- */
 
 /* The value of row `f`, which the rules below say is written. */
 static cJSON *gm_json_write_value(const gm_json_field *f, const void *object) {
@@ -248,7 +248,7 @@ static cJSON *gm_json_write_table(const gm_json_table *t, const void *object) {
     return gm_json_write_finish(o, o != NULL && gm_json_write_rows_of(o, t, object));
 }
 
-/* ---- documents ------------------------------------------------------------------------------- */
+/* ---- documents --------------------------------------------------------------------------- */
 
 cJSON *gm_json_case(const gm_case *c) { return gm_json_write_table(&gm_json_fields_case, c); }
 
@@ -281,7 +281,7 @@ cJSON *gm_json_vector(const gm_case *c, const gm_outputs *legacy, const gm_outpu
     return gm_json_write_table(&gm_json_fields_vector, &view);
 }
 
-/* ---- files ------------------------------------------------------------------------------------- */
+/* ---- files ------------------------------------------------------------------------------- */
 
 bool gm_json_write_file(const char *path, const cJSON *root, gm_error *err) {
     char *text = cJSON_PrintUnformatted(root);

@@ -33,7 +33,7 @@ static inline void *test_reference_case_dup(const void *src, size_t n, size_t si
 /* A one-mode case with req_to_token[r][k] = 1000 * r + k (every slot says
  * where it is), no batch yet, no SWA. */
 static inline void test_reference_case_begin(gm_case *c, gm_mode mode, int32_t page_size,
-                                 int32_t max_context_len, size_t pool, size_t width) {
+                                             int32_t max_context_len, size_t pool, size_t width) {
     gm_case_init(c);
     c->mode = mode;
     c->page_size = page_size;
@@ -54,7 +54,7 @@ static inline void test_reference_case_token(gm_case *c, size_t row, size_t col,
 
 /* seq_cpu NULL: seq_lens_cpu absent (equal to seq_lens). */
 static inline void test_reference_case_batch(gm_case *c, size_t bs, const int64_t *req_pool_indices,
-                                 const int64_t *seq_lens, const int64_t *seq_lens_cpu) {
+                                             const int64_t *seq_lens, const int64_t *seq_lens_cpu) {
     c->bs = bs;
     c->req_pool_indices = test_reference_case_dup(req_pool_indices, bs, sizeof(int64_t));
     c->seq_lens = test_reference_case_dup(seq_lens, bs, sizeof(int64_t));
@@ -62,7 +62,8 @@ static inline void test_reference_case_batch(gm_case *c, size_t bs, const int64_
         seq_lens_cpu != NULL ? test_reference_case_dup(seq_lens_cpu, bs, sizeof(int64_t)) : NULL;
 }
 
-static inline void test_reference_case_swa(gm_case *c, const int64_t *mapping, size_t len, bool page_table) {
+static inline void test_reference_case_swa(gm_case *c, const int64_t *mapping, size_t len,
+                                           bool page_table) {
     c->has_swa = true;
     c->swa.mapping = test_reference_case_dup(mapping, len, sizeof(int64_t));
     c->swa.mapping_len = len;
@@ -70,7 +71,8 @@ static inline void test_reference_case_swa(gm_case *c, const int64_t *mapping, s
 }
 
 /* loc NULL: no out_cache_loc this step. */
-static inline void test_reference_case_out_loc(gm_case *c, const int64_t *loc, size_t n, size_t out_len) {
+static inline void test_reference_case_out_loc(gm_case *c, const int64_t *loc, size_t n,
+                                               size_t out_len) {
     c->swa.out_cache_loc = loc != NULL ? test_reference_case_dup(loc, n, sizeof(int64_t)) : NULL;
     c->swa.n_out = n;
     c->swa.has_out_len = true;
@@ -83,14 +85,15 @@ static inline void test_reference_case_init_fill(gm_case *c, gm_buf_id id, int64
 }
 
 static inline void test_reference_case_init_array(gm_case *c, gm_buf_id id, const int64_t *values,
-                                      size_t n) {
+                                                  size_t n) {
     c->init[id].kind = GM_INIT_ARRAY;
     c->init[id].values = test_reference_case_dup(values, n, sizeof(int64_t));
     c->init[id].len = n;
 }
 
 /* Checks the case, prepares the prior contents and runs the reference. */
-static inline void test_reference_case_run(const gm_case *c, gm_outputs *out, reference_result *res) {
+static inline void test_reference_case_run(const gm_case *c, gm_outputs *out,
+                                           reference_result *res) {
     gm_error err;
     gm_error_clear(&err);
     gm_outputs_init(out);
@@ -109,8 +112,8 @@ static inline void test_reference_case_done(gm_case *c, gm_outputs *out) {
 }
 
 /* Buffer `id` holds exactly expected[0..n) (row-major). */
-static inline void test_reference_case_expect(const gm_outputs *out, gm_buf_id id, const int64_t *expected,
-                                  size_t n, int line) {
+static inline void test_reference_case_expect(const gm_outputs *out, gm_buf_id id,
+                                              const int64_t *expected, size_t n, int line) {
     const gm_buffer *b = &out->buf[id];
     gm_test_checks++;
     if (!b->present || gm_buffer_count(b) != n) {
@@ -131,12 +134,14 @@ static inline void test_reference_case_expect(const gm_outputs *out, gm_buf_id i
 }
 
 #define EXPECT_BUF(out, id, ...)                                                           \
-    test_reference_case_expect((out), (id), (const int64_t[]){__VA_ARGS__},                    \
-                          sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t), __LINE__)
+    test_reference_case_expect((out), (id), (const int64_t[]){__VA_ARGS__},               \
+                               sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t),  \
+                               __LINE__)
 
 /* The run raised `kind` at `step`, and out->error names both. */
-static inline void test_reference_case_expect_raise(const gm_outputs *out, const reference_result *res,
-                                        reference_raise kind, int step, int line) {
+static inline void test_reference_case_expect_raise(const gm_outputs *out,
+                                                    const reference_result *res,
+                                                    reference_raise kind, int step, int line) {
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s: step %d: ", reference_raise_name(kind), step);
     gm_test_checks++;
