@@ -36,6 +36,8 @@ gmfuzz_test(test_campaign SOURCES test_campaign.c LIBS gmfuzz_campaign
             ARGS ${CMAKE_CURRENT_BINARY_DIR}/campaign-unit ${CMAKE_CURRENT_SOURCE_DIR}/data
                  ${PROJECT_SOURCE_DIR}/corpus/known.json)
 set_tests_properties(test_campaign PROPERTIES LABELS "unit;campaign")
+gmfuzz_test(test_campaign_engines SOURCES test_campaign_engines.c LIBS gmfuzz_campaign)
+set_tests_properties(test_campaign_engines PROPERTIES LABELS "unit;campaign")
 
 # A stand-in libFuzzer target (the real per-input check, libFuzzer's
 # command line and output), so `gmfuzz fuzz` runs end to end in every tree.

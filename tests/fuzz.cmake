@@ -3,7 +3,9 @@ set(GMFUZZ_SEED_DIR ${PROJECT_SOURCE_DIR}/corpus/seed)
 set(GMFUZZ_DICT ${PROJECT_SOURCE_DIR}/fuzz/gmfuzz.dict)
 
 gmfuzz_test(test_fuzz_decode SOURCES test_fuzz_decode.c LIBS gmfuzz_fuzz
-            ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors ${GMFUZZ_DICT} LABELS fuzz)
+            ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors LABELS fuzz)
+gmfuzz_test(test_fuzz_reach SOURCES test_fuzz_reach.c LIBS gmfuzz_fuzz ARGS ${GMFUZZ_DICT}
+            LABELS fuzz)
 
 # corpus/seed is what gmfuzz-seed makes of the conformance vectors and the
 # example cases today: a change to the byte layout must regenerate it.
