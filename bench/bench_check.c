@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "fuzz_check.h"
+#include "fuzz.h"
 #include "harness.h"
 
 #define BENCH_CASES 4096

@@ -137,7 +137,7 @@ static void campaign_merge_corpus_parse(const char *log, campaign_merge_corpus_r
     }
 }
 
-/* The environment the target needs to run the corpora (fuzz_harness.h):
+/* The environment the target needs to run the corpora (fuzz.h):
  * like a campaign's jobs, but nothing it saves joins OUT/failures/. */
 static void campaign_merge_corpus_env(const campaign_merge_options *o,
                                       const campaign_merge_source *src, campaign_argv *env) {

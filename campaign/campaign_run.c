@@ -13,7 +13,7 @@
 #include "campaign_record.h"
 #include "campaign_signal.h"
 #include "campaign_status.h"
-#include "fuzz_check.h"
+#include "fuzz.h"
 
 /* The longest the loop sleeps: how late a job's end may be seen when no
  * SIGCHLD wakes it. Deadlines (samples, the budget) wake it sooner. */
@@ -189,7 +189,7 @@ static void campaign_run_note_crash(campaign_run *r, const campaign_worker *w, c
     snprintf(r->crash_note, sizeof r->crash_note, "%.31s, %.60s: %.120s", w->name, how, said);
 }
 
-/* `w` could not save a finding (fuzz_check.h): going on would lose the
+/* `w` could not save a finding (fuzz.h): going on would lose the
  * next ones too, so the campaign ends, with its own exit code. */
 static void campaign_run_unsaved(campaign_run *r, campaign_worker *w) {
     char said[512];

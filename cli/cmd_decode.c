@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "cli_options.h"
-#include "fuzz_decode.h"
 #include "gm_json.h"
 
 static const char cmd_decode_usage[] =

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "cli_options.h"
 #include "triage.h"
 #include "minimize.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "cli_options.h"
 #include "harness.h"
 

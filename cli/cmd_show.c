@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "repro.h"
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "cli_options.h"
 #include "harness.h"
 #include "export.h"

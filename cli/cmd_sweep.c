@@ -10,7 +10,7 @@
 
 #include "cli_options.h"
 #include "cmd_fuzz.h"
-#include "fuzz_harness.h"
+#include "fuzz.h"
 #include "harness.h"
 #include "gm_hash.h"
 
@@ -62,7 +62,7 @@ static const char cmd_sweep_job_usage[] =
     "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N]\n"
     "  one job of `gmfuzz sweep` (the campaign driver starts it): generated\n"
     "  cases through the fuzzing harness its environment describes\n"
-    "  (fuzz/fuzz_harness.h), libFuzzer's status lines on stderr\n"
+    "  (fuzz/fuzz.h), libFuzzer's status lines on stderr\n"
     "  -h, --help  this text\n";
 
 int cmd_sweep_main(int argc, char **argv) {

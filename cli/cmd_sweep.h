@@ -4,7 +4,7 @@
  * For GPU targets whose bugs no host-side coverage can see.
  *
  * gmfuzz sweep-job: one job of it (the campaign driver starts them),
- * reading the fuzzing harness's environment (fuzz/fuzz_harness.h) and
+ * reading the fuzzing harness's environment (fuzz/fuzz.h) and
  * printing libFuzzer's status lines. */
 #ifndef CMD_SWEEP_H
 #define CMD_SWEEP_H

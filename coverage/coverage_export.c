@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "gm_json_tree.h"
 
 /* llvm-cov export's arrays (format 2.0.1, LLVM 12 and later). */

@@ -8,7 +8,7 @@
  * AFL++'s README.txt skipped). An engine's raw input goes through the very
  * path libFuzzer's target takes (fuzz_harness_run: decode, both sides, the
  * oracle, the classifier, the baseline); a JSON document (a failure, a
- * reproducer, a case: told apart by content, fuzz_casefile.h) has its case
+ * reproducer, a case: told apart by content, fuzz.h) has its case
  * checked the same way (fuzz_check_case). Nothing is saved. The settings
  * are the harness's environment (GMFUZZ_BASELINE, GMFUZZ_COMPARE, ...).
  *
@@ -23,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_casefile.h"
-#include "fuzz_harness.h"
+#include "fuzz.h"
 
 typedef struct {
     fuzz_harness harness;

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 #include "gm_file.h"
 
 #ifndef GMFUZZ_VERSION

@@ -1,5 +1,5 @@
 /* The AFL++ harness (gmfuzz-afl): the same decoder and check as the
- * libFuzzer target (fuzz_harness.h), in persistent mode with test cases in
+ * libFuzzer target (fuzz.h), in persistent mode with test cases in
  * shared memory when compiled by afl-clang-fast / afl-clang-lto. A failure
  * is saved in GMFUZZ_FAILURE_DIR, then the process aborts so that AFL++
  * records a crash.
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fuzz_harness.h"
+#include "fuzz.h"
 
 #ifndef GMFUZZ_TARGET_BACKEND
 #define GMFUZZ_TARGET_BACKEND HARNESS_BACKEND_CPU

@@ -1,4 +1,4 @@
-#include "fuzz_casefile.h"
+#include "fuzz.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * no file, no allocation of its own. Only a failure pays for a directory
  * check and a reproducer file.
  */
-#include "fuzz_check.h"
+#include "fuzz.h"
 
 #include <inttypes.h>
 #include <stdio.h>

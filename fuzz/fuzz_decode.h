@@ -18,14 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz.h"
 #include "fuzz_recipe.h"
-#include "gm_case.h"
-#include "gm_error.h"
 
-/* `out` is overwritten (not freed first); free it with gm_case_free. */
-bool fuzz_decode(const uint8_t *data, size_t size, gm_case *out, gm_error *err);
-
-/* The same, and the recipe the header gave: the hint that lets
+/* fuzz_decode (fuzz.h), and the recipe the header gave: the hint that lets
  * fuzz_encode reuse the input's generators (fuzz_encode_options). */
 bool fuzz_decode_recipe(const uint8_t *data, size_t size, gm_case *out, fuzz_recipe *recipe,
                         gm_error *err);

@@ -1,4 +1,4 @@
-#include "fuzz_harness.h"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>

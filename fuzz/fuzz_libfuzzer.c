@@ -1,9 +1,9 @@
 /* The libFuzzer target (gmfuzz-libfuzzer-cpu, gmfuzz-libfuzzer-cuda): each
  * input is decoded into a case (fuzz_decode.h), run through the reference
  * and the fused kernel, classified, and checked against the baseline
- * (fuzz_check.h). A new signature is saved as a gmfuzz-repro-v1 file in
+ * (fuzz.h). A new signature is saved as a gmfuzz-repro-v1 file in
  * GMFUZZ_FAILURE_DIR, then the target aborts so that libFuzzer records the
- * input too. Settings: fuzz_harness.h; usage: docs/FUZZING.md.
+ * input too. Settings: fuzz.h; usage: docs/FUZZING.md.
  *
  * The custom mutator does GMFUZZ_CASE_MUTATION percent of the mutations at
  * the case level (decode, fuzz_mutate, encode) and leaves the rest to
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_harness.h"
+#include "fuzz.h"
 #include "fuzz_mutate.h"
 #include "fuzz_rng.h"
 

@@ -4,7 +4,7 @@
  * It takes libFuzzer's command line (-flag=value ... CORPUS_DIR) and
  * environment (GMFUZZ_FAILURE_DIR, GMFUZZ_BASELINE, GMFUZZ_COMPARE,
  * GMFUZZ_STRICT_BASELINE, GMFUZZ_KEEP_GOING), runs every JSON case of the
- * corpus through the real per-input check (fuzz/fuzz_check.h) over and
+ * corpus through the real per-input check (fuzz/fuzz.h) over and
  * over, prints status lines in libFuzzer's format, and behaves as the
  * gmfuzz libFuzzer target does: on a failure (saved by fuzz_check) it
  * prints the crash report and its final stats and aborts, or with
@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fuzz_check.h"
+#include "fuzz.h"
 #include "gm_json.h"
 
 typedef struct {

@@ -9,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fuzz_check.h"
+#include "fuzz.h"
 #include "fuzz_encode.h"
-#include "fuzz_harness.h"
 #include "gm_json.h"
 #include "harness.h"
 #include "gm_test.h"
