@@ -85,22 +85,14 @@ def main():
         return table(int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5])
     calls, path = int(sys.argv[1]), sys.argv[2]
     shapes = [int(a) for a in sys.argv[3:]] or list(range(len(SHAPES)))
-    rows = durations(path)
-    per = 2 * (calls + 1)
     cells = [(i, regime) for i in shapes for regime in REGIMES]
-    if len(rows) != per * len(cells):
-        sys.exit("ncu_kernel_vs: %d kernels in %s, expected %d" % (len(rows), path,
-                                                                   per * len(cells)))
+    times = medians(calls, path, cells)
     print("%-22s %-6s %9s %9s %6s" % ("(bs,pages,P,swa)", "data", "gmfuzz us", "vs us", "ratio"))
-    for n, (i, regime) in enumerate(cells):
-        group = rows[n * per:(n + 1) * per][2:]
-        ours = sorted(d for k, (_, d) in enumerate(group) if k % 2 == 0)
-        theirs = sorted(d for k, (_, d) in enumerate(group) if k % 2 == 1)
-        a, b = ours[len(ours) // 2], theirs[len(theirs) // 2]
+    for i, regime in cells:
+        a, b = times[(i, regime)]
         bs, pages, page, swa = SHAPES[i]
         print("%-22s %-6s %9.2f %9.2f %6.2f" % ("(%d,%d,%d,%s)" % (bs, pages, page,
               "yes" if swa else "no"), regime, a, b, a / b))
-
 
 if __name__ == "__main__":
     main()
