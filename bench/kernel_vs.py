@@ -256,14 +256,9 @@ def host_us(fn, kwargs, calls):
     return (t1 - t0) * 1e6 / calls
 
 
-def measure(shape, regime, kernels, flush, args, seed):
-    inputs = make_inputs(shape, regime, seed)
-    outputs = {}
-    for name, fn in kernels.items():
-        outputs[name] = make_outputs(shape)
-        fn(**inputs, **outputs[name])
-    torch.cuda.synchronize()
-    names = list(kernels)
+def check_equal(outputs, shape, regime):
+    """Ends the run (exit 1) where the two kernels' outputs differ, naming the first cell."""
+    names = list(outputs)
     for key, ours in outputs[names[0]].items():
         theirs = outputs[names[1]][key]
         if not torch.equal(ours, theirs):
@@ -271,6 +266,16 @@ def measure(shape, regime, kernels, flush, args, seed):
             raise SystemExit("kernel_vs: %s differs at %s for %s, %s: %s %s, %s %s" % (
                 key, bad, shape, regime, names[0], ours[tuple(bad)].item(), names[1],
                 theirs[tuple(bad)].item()))
+
+
+def measure(shape, regime, kernels, flush, args, seed):
+    inputs = make_inputs(shape, regime, seed)
+    outputs = {}
+    for name, fn in kernels.items():
+        outputs[name] = make_outputs(shape)
+        fn(**inputs, **outputs[name])
+    torch.cuda.synchronize()
+    check_equal(outputs, shape, regime)
     row = dict(bs=shape[0], max_seq_pages=shape[1], page_size=shape[2], swa=shape[3],
                regime=regime)
     graphs = [capture(fn, dict(inputs, **outputs[name])) for name, fn in kernels.items()]
@@ -300,10 +305,7 @@ def eager(shape, regime, kernels, calls, seed):
         for name, fn in kernels.items():
             fn(**inputs, **outputs[name])
             torch.cuda.synchronize()
-    names = list(kernels)
-    for key, ours in outputs[names[0]].items():
-        if not torch.equal(ours, outputs[names[1]][key]):
-            raise SystemExit("kernel_vs: %s differs for %s, %s" % (key, shape, regime))
+    check_equal(outputs, shape, regime)
 
 
 def header(names):
