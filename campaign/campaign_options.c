@@ -1,12 +1,12 @@
 #include "campaign_options.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "campaign_hub.h"
+#include "gm_decimal.h"
 #include "harness.h"
 
 void campaign_options_default(campaign_options *o) {
@@ -26,21 +26,6 @@ void campaign_options_default(campaign_options *o) {
 
 const char *campaign_engine_name(campaign_engine e) {
     return e == CAMPAIGN_AFL ? "afl++" : e == CAMPAIGN_SWEEP ? "sweep" : "libfuzzer";
-}
-
-/* A decimal integer in [min, max]. */
-static bool campaign_options_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
-    if (text == NULL || *text < '0' || *text > '9') {
-        return false;
-    }
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
 }
 
 /* Seconds: a positive number, at most a year. */
@@ -122,7 +107,7 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         return value[0] != '\0';
     }
     if (strcmp(flag, "--jobs") == 0) {
-        bool ok = campaign_options_uint(value, 1, 1024, &n);
+        bool ok = gm_decimal_parse(value, 1, 1024, &n);
         o->jobs = (int)n;
         return ok;
     }
@@ -133,26 +118,26 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
         return value != NULL && (strcmp(value, "all") == 0 || campaign_hub_gpus(value, list, &err) > 0);
     }
     if (strcmp(flag, "--hubs") == 0) {
-        bool ok = campaign_options_uint(value, 0, 64, &n);
+        bool ok = gm_decimal_parse(value, 0, 64, &n);
         o->hubs = (int)n;
         return ok;
     }
     if (strcmp(flag, "--hub-lanes") == 0) {
-        bool ok = campaign_options_uint(value, 1, HARNESS_HUB_LANES_MAX, &n);
+        bool ok = gm_decimal_parse(value, 1, HARNESS_HUB_LANES_MAX, &n);
         o->hub_lanes = (int)n;
         return ok;
     }
     if (strcmp(flag, "--batch") == 0) {
-        return campaign_options_uint(value, 1, 65536, &o->batch);
+        return gm_decimal_parse(value, 1, 65536, &o->batch);
     }
     if (strcmp(flag, "--cases") == 0) { /* sweep: cases in all, split over the jobs */
-        return campaign_options_uint(value, 1, UINT64_MAX / 2, &o->runs);
+        return gm_decimal_parse(value, 1, UINT64_MAX / 2, &o->runs);
     }
     if (strcmp(flag, "--runs") == 0) {
-        return campaign_options_uint(value, 1, UINT64_MAX / 2, &o->runs);
+        return gm_decimal_parse(value, 1, UINT64_MAX / 2, &o->runs);
     }
     if (strcmp(flag, "--seed") == 0) {
-        return campaign_options_uint(value, 1, UINT32_MAX / 2, &o->seed);
+        return gm_decimal_parse(value, 1, UINT32_MAX / 2, &o->seed);
     }
     const char **paths[] = {&o->out_dir, &o->baseline, &o->target, &o->seeds, &o->dict};
     const char *names[] = {"--out", "--baseline", "--engine-binary", "--seeds", "--dict"};

@@ -1,8 +1,6 @@
 #include "cli_getopt.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Whether `arg` is "--name" or "--name=...", not a prefix of it. */
@@ -69,19 +67,4 @@ bool cli_getopt_wants_help(int argc, char **argv) {
         }
     }
     return false;
-}
-
-bool cli_getopt_uint(const char *text, unsigned long long min, unsigned long long max,
-                     unsigned long long *out) {
-    if (text == NULL || *text < '0' || *text > '9') {
-        return false;
-    }
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
 }

@@ -44,9 +44,4 @@ bool cli_getopt_scan(int argc, char **argv, const char *shorts, const struct opt
  * help is shown whatever else its command line holds). */
 bool cli_getopt_wants_help(int argc, char **argv);
 
-/* A decimal integer in [min, max], the whole of `text` (no sign, no
- * spaces). */
-bool cli_getopt_uint(const char *text, unsigned long long min, unsigned long long max,
-                     unsigned long long *out);
-
 #endif

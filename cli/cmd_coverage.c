@@ -17,6 +17,7 @@
 #include "cmd_coverage.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "cli_options.h"
 #include "cmd_report.h"
 #include "coverage.h"
+#include "gm_decimal.h"
 
 #ifndef GMFUZZ_SOURCE_DIR
 #define GMFUZZ_SOURCE_DIR "."
@@ -68,8 +70,8 @@ typedef struct {
 } cmd_coverage_args;
 
 static bool cmd_coverage_jobs(const char *text, int *jobs) {
-    unsigned long long n = 0;
-    if (!cli_getopt_uint(text, 1, 1024, &n)) {
+    uint64_t n = 0;
+    if (!gm_decimal_parse(text, 1, 1024, &n)) {
         fprintf(stderr, "gmfuzz coverage: --jobs %s: not a number 1..1024\n", text);
         return false;
     }
