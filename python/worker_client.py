@@ -323,7 +323,12 @@ class Worker:
             if left <= 0 or not select.select([self.sock], [], [], left)[0]:
                 self.kill()
                 raise WorkerGone("hung", "no answer within %g s" % self.timeout)
-            data = self.sock.recv(min(n - got, 1 << 20))
+            try:
+                data = self.sock.recv(min(n - got, 1 << 20))
+            except ConnectionResetError:
+                # A worker that exits with our bytes unread resets the stream
+                # instead of closing it: gone all the same.
+                data = b""
             if not data:
                 raise WorkerGone("crashed", self._reap())
             chunks.append(data)

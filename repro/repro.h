@@ -294,7 +294,10 @@ bool repro_fields_read(const char *path, repro_fields *out, gm_error *err);
  * document repro_write would write for it, keeping as recorded the
  * fields that say where the reproducer came from (backend, found,
  * minimized, tool_version); the outputs, the verdict, the classes and the
- * signature come from the new run. repro_rewrite_check compares that text
+ * signature come from the new run. One exception: after the same
+ * out-of-bounds access on a backend other than the recorded one, the fused
+ * outputs stay as recorded (what the buffers hold after an overrun depends
+ * on the backend's threads). repro_rewrite_check compares that text
  * with the file's bytes and names the first difference: its byte offset
  * and the JSON field that holds it.
  */

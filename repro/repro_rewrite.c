@@ -34,9 +34,24 @@ static size_t repro_rewrite_class_names(const triage_finding *f,
     return n;
 }
 
-/* The reproducer of run `r`: origin fields as `doc` records them, the
- * rest from the run. */
-static cJSON *repro_rewrite_document(const gm_doc *doc, const harness_run_result *r, triage_finding *f) {
+/* The fused outputs the rewrite writes: the run's, except after the same
+ * out-of-bounds access on a backend other than the recorded one. The host
+ * stops at the first overrun while a GPU's other threads carry on, so what
+ * the buffers hold then depends on the backend (harness_replay checks the
+ * overrun itself there, and so does the rewrite). */
+static const gm_outputs *repro_rewrite_fused(const harness_backend *b, const gm_doc *doc,
+                                             const harness_run_result *r) {
+    const char *here = harness_target_backend_name(harness_backend_kind_of(b));
+    bool same_backend = doc->repro.backend != NULL && strcmp(doc->repro.backend, here) == 0;
+    bool same_overrun = doc->fused.error != NULL && r->fused.error != NULL &&
+                        strcmp(doc->fused.error, r->fused.error) == 0;
+    return !same_backend && same_overrun ? &doc->fused : &r->fused;
+}
+
+/* The reproducer of run `r` on `b`: origin fields as `doc` records them,
+ * the rest from the run. */
+static cJSON *repro_rewrite_document(const harness_backend *b, const gm_doc *doc,
+                                     const harness_run_result *r, triage_finding *f) {
     char class_names[TRIAGE_CLASS_COUNT][REPRO_REWRITE_NAME_MAX];
     char *class_ptrs[TRIAGE_CLASS_COUNT];
     gm_repro rec = doc->repro;
@@ -44,7 +59,7 @@ static cJSON *repro_rewrite_document(const gm_doc *doc, const harness_run_result
     rec.n_classes = repro_rewrite_class_names(f, class_names, class_ptrs);
     rec.classes = class_ptrs;
     rec.signature = f->signature;
-    return gm_json_repro(&doc->c, &r->reference, &r->fused, &rec);
+    return gm_json_repro(&doc->c, &r->reference, repro_rewrite_fused(b, doc, r), &rec);
 }
 
 /* The unformatted print of `root` and the newline gm_json_write_file ends
@@ -80,7 +95,7 @@ bool repro_rewrite_render(harness_backend *b, const gm_doc *doc, char **text, si
     if (ok) {
         triage_finding f;
         triage_classify(&doc->c, &r, &f);
-        cJSON *root = repro_rewrite_document(doc, &r, &f);
+        cJSON *root = repro_rewrite_document(b, doc, &r, &f);
         ok = repro_rewrite_print(root, text, len, err);
         cJSON_Delete(root);
     }

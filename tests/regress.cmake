@@ -28,6 +28,14 @@ add_test(NAME regress.exact_catches_changes
                  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regress-exact
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/test_regress_tamper.cmake)
 
+# After an overrun, the buffers are held to the recorded bytes only on the
+# recorded backend; elsewhere the overrun itself is checked.
+add_test(NAME regress.exact_after_overrun
+         COMMAND ${CMAKE_COMMAND} -DGMFUZZ=$<TARGET_FILE:gmfuzz>
+                 -DSRC=${GMFUZZ_REGRESS}/draft_decode.fused_out_of_bounds._.json
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regress-overrun
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/test_regress_overrun.cmake)
+
 # triage, report and the baseline do not trust a recorded signature: a
 # tampered copy of a regress file is new, in the stale bucket.
 add_test(NAME regress.stale_signature
@@ -43,5 +51,5 @@ add_test(NAME regress.promote
                  -DCASES=${CMAKE_CURRENT_SOURCE_DIR}/data/cases
                  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regress-promote
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/test_promote.cmake)
-set_tests_properties(regress.coverage regress.exact_catches_changes regress.promote
+set_tests_properties(regress.coverage regress.exact_catches_changes regress.exact_after_overrun regress.promote
                      PROPERTIES LABELS "regress")

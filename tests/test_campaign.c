@@ -180,7 +180,7 @@ static void test_lock(void) {
     CHECK(!busy);
     CHECK(!campaign_lock_take(&second, dir, &busy, &err));
     CHECK(busy);
-    char pid[64];
+    char pid[sizeof dir + 64];
     snprintf(pid, sizeof pid, "(pid %ld holds %s/campaign.lock)", (long)getpid(), dir);
     CHECK_STR_CONTAINS(err.msg, pid);
     CHECK_STR_CONTAINS(err.msg, "the folder is in use by another campaign");
