@@ -67,6 +67,7 @@ typedef struct {
     double minimize_time_s;   /* --minimize-time: that phase's budget; 0: the default
                                * (campaign_options_minimize_time) */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
+    uint64_t shape_run;       /* sweep: cases drawn per shape (default 1) */
     int hubs;                 /* --hubs: target hubs (campaign/campaign_hub.h); -1: auto */
     int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */

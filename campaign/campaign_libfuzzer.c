@@ -60,6 +60,7 @@ void campaign_libfuzzer_sweep_argv(const campaign_setup *s, const campaign_worke
     campaign_argv_add(argv, "sweep-job");
     campaign_argv_addf(argv, "-max_total_time=%ld", campaign_libfuzzer_seconds(time_left_s));
     campaign_argv_addf(argv, "-batch=%llu", (unsigned long long)o->batch);
+    campaign_argv_addf(argv, "-shape_run=%llu", (unsigned long long)o->shape_run);
     if (o->runs != 0) {
         uint64_t done = campaign_worker_execs(w, 0.0, false);
         campaign_argv_addf(argv, "-runs=%llu",

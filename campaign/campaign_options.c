@@ -13,6 +13,7 @@ void campaign_options_default(campaign_options *o) {
     memset(o, 0, sizeof *o);
     o->engine = CAMPAIGN_LIBFUZZER;
     o->batch = 64;
+    o->shape_run = 1;
     o->hubs = -1;
     o->hub_lanes = HARNESS_HUB_LANES_DEFAULT;
     o->backend = "cpu";
@@ -130,6 +131,9 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--batch") == 0) {
         return gm_decimal_parse(value, 1, 65536, &o->batch);
     }
+    if (strcmp(flag, "--shape-run") == 0) {
+        return gm_decimal_parse(value, 1, 65536, &o->shape_run);
+    }
     if (strcmp(flag, "--cases") == 0) { /* sweep: cases in all, split over the jobs */
         return gm_decimal_parse(value, 1, UINT64_MAX / 2, &o->runs);
     }
@@ -155,7 +159,7 @@ bool campaign_options_takes_value(const char *flag) {
                                          "--jobs",   "--runs",    "--seed",    "--out",
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
-                                         "--target-timeout", "--reference", "--batch",
+                                         "--target-timeout", "--reference", "--batch", "--shape-run",
                                          "--cases", "--hubs", "--hub-lanes", "--gpus",
                                          "--stall-timeout", "--minimize-time"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
@@ -219,3 +223,4 @@ double campaign_options_minimize_time(const campaign_options *o) {
     double share = CAMPAIGN_MINIMIZE_SHARE * o->time_s;
     return share > CAMPAIGN_MINIMIZE_MIN_S ? share : CAMPAIGN_MINIMIZE_MIN_S;
 }
+

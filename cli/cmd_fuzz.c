@@ -29,6 +29,7 @@ static const char cmd_fuzz_usage[] =
     "                            the fuzzing engine (default libfuzzer); sweep:\n"
     "                            generated cases in batches, no coverage (gmfuzz sweep)\n"
     "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
+    "  --shape-run N             sweep: cases drawn per shape (default 1)\n"
     "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
     "  --hubs N                  processes that own a GPU target for all jobs\n"
     "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
@@ -79,7 +80,7 @@ static const char cmd_fuzz_usage[] =
  * 1 is a positional argument). campaign_options_set gives them their
  * meaning. */
 static const char *const cmd_fuzz_names[] = {
-    "engine", "batch", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
+    "engine", "batch", "shape-run", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
     "compare", "strict-baseline", "baseline", "target", "target-device", "target-timeout",
     "reference", "engine-binary", "seeds", "no-seeds", "dict", "no-dict", "runs", "seed",
     "stop-on-new", "abort-on-failure", "no-minimize", "minimize-time", "stall-timeout",

@@ -26,6 +26,9 @@ static const char cmd_sweep_usage[] =
     "--engine sweep`). Ctrl-C ends it early and keeps everything.\n"
     "\n"
     "  --batch N                 cases per round trip to the target (default 64)\n"
+    "  --shape-run N             cases drawn per shape: the same sizes and scalars,\n"
+    "                            new contents (default 1); for a python: worker\n"
+    "                            replaying CUDA graphs (GMFUZZ_TARGET_GRAPHS=1)\n"
     "  --cases N                 cases in all, split over the jobs, then stop\n"
     "  --seed N                  generator seed of job 0 (job k: N + k)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
@@ -59,7 +62,7 @@ static const char cmd_sweep_usage[] =
     "folder is in use by another campaign, 6 a finding could not be saved\n";
 
 static const char cmd_sweep_job_usage[] =
-    "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N]\n"
+    "usage: gmfuzz sweep-job [-max_total_time=S] [-runs=N] [-seed=N] [-batch=N] [-shape_run=N]\n"
     "  one job of `gmfuzz sweep` (the campaign driver starts it): generated\n"
     "  cases through the fuzzing harness its environment describes\n"
     "  (fuzz/fuzz.h), libFuzzer's status lines on stderr\n"
@@ -74,6 +77,7 @@ typedef struct {
     uint64_t runs;     /* -runs; 0: no limit */
     uint64_t seed;     /* -seed */
     size_t batch;      /* -batch */
+    uint64_t shape_run; /* -shape_run: cases a shape */
     bool help;
 } cmd_sweep_job;
 
@@ -88,7 +92,7 @@ static bool cmd_sweep_job_flag(const char *arg, const char *name, uint64_t *out)
 
 static bool cmd_sweep_job_parse(int argc, char **argv, cmd_sweep_job *j) {
     uint64_t v = 0;
-    *j = (cmd_sweep_job){.max_s = 60, .batch = 64, .seed = 1};
+    *j = (cmd_sweep_job){.max_s = 60, .batch = 64, .seed = 1, .shape_run = 1};
     for (int i = 1; i < argc; i++) {
         if (cmd_sweep_job_flag(argv[i], "-max_total_time=", &v)) {
             j->max_s = (double)v;
@@ -98,6 +102,8 @@ static bool cmd_sweep_job_parse(int argc, char **argv, cmd_sweep_job *j) {
             j->seed = v;
         } else if (cmd_sweep_job_flag(argv[i], "-batch=", &v) && v >= 1 && v <= 65536) {
             j->batch = (size_t)v;
+        } else if (cmd_sweep_job_flag(argv[i], "-shape_run=", &v) && v >= 1 && v <= 65536) {
+            j->shape_run = v;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             j->help = true;
         } else {
@@ -120,13 +126,37 @@ static void cmd_sweep_on_signal(int sig) {
     cmd_sweep_stop = 1;
 }
 
+/* The job's case stream: runs of `run` cases of one shape, the first of
+ * each drawn whole (harness_gen_case), the others like it. */
+typedef struct {
+    harness_gen g;
+    uint64_t run;   /* cases a shape */
+    uint64_t drawn; /* cases so far */
+    gm_case shape;  /* the current run's first case */
+} cmd_sweep_stream;
+
+static bool cmd_sweep_next(cmd_sweep_stream *s, gm_case *c, gm_error *err) {
+    if (s->drawn++ % s->run != 0) {
+        return harness_gen_case_like(&s->g, &s->shape, c, err);
+    }
+    if (!harness_gen_case(&s->g, c, err)) {
+        return false;
+    }
+    if (s->run == 1) {
+        return true;
+    }
+    gm_case_free(&s->shape);
+    gm_case_init(&s->shape);
+    return gm_case_copy(&s->shape, c, err);
+}
+
 /* Draws `n` cases into `cases` (each freed before it is drawn again). */
-static bool cmd_sweep_draw(harness_gen *g, gm_case *cases, size_t n) {
+static bool cmd_sweep_draw(cmd_sweep_stream *s, gm_case *cases, size_t n) {
     gm_error err = {0};
     for (size_t k = 0; k < n; k++) {
         gm_case_free(&cases[k]);
         gm_case_init(&cases[k]);
-        if (!harness_gen_case(g, &cases[k], &err)) {
+        if (!cmd_sweep_next(s, &cases[k], &err)) {
             fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
             return false;
         }
@@ -146,15 +176,16 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         gm_case_init(&cases[k]);
         ptrs[k] = &cases[k];
     }
-    harness_gen g;
-    harness_gen_seed(&g, j->seed * GM_HASH_GOLDEN);
+    cmd_sweep_stream stream = {.run = j->shape_run};
+    harness_gen_seed(&stream.g, j->seed * GM_HASH_GOLDEN);
+    gm_case_init(&stream.shape);
     double start = cmd_sweep_now(), last = start;
     uint64_t done = 0;
     int rc = 0;
     while (!cmd_sweep_stop && cmd_sweep_now() - start < j->max_s && (j->runs == 0 || done < j->runs)) {
         size_t n = j->runs != 0 && j->runs - done < j->batch ? (size_t)(j->runs - done) : j->batch;
         size_t failures = 0;
-        fuzz_check_result res = cmd_sweep_draw(&g, cases, n)
+        fuzz_check_result res = cmd_sweep_draw(&stream, cases, n)
                                     ? fuzz_harness_run_batch(h, ptrs, n, &failures)
                                     : FUZZ_CHECK_BROKEN;
         if (res == FUZZ_CHECK_BROKEN || res == FUZZ_CHECK_UNSAVED) {
@@ -175,6 +206,7 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
     for (size_t k = 0; k < j->batch; k++) {
         gm_case_free(&cases[k]);
     }
+    gm_case_free(&stream.shape);
     free(cases);
     free(ptrs);
     return rc;

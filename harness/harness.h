@@ -274,6 +274,14 @@ int64_t harness_gen_range(harness_gen *g, int64_t lo, int64_t hi);
 /* Fills `c` (fresh from gm_case_init) with the next random case; it passes
  * gm_case_check. False only when memory runs out. */
 bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err);
+/* Fills `c` (fresh from gm_case_init) with a case of `shape`'s shape and
+ * new contents: the same mode, sizes, page size, scalars, SWA parts and
+ * prior contents (every argument a fused target's entry point gets but the
+ * values in its device tensors), new token slots, rows, lengths, mapping
+ * values and write locations. It passes gm_case_check. `gmfuzz sweep
+ * --shape-run`: runs of one shape, for targets that replay a CUDA graph
+ * per shape. False only when memory runs out. */
+bool harness_gen_case_like(harness_gen *g, const gm_case *shape, gm_case *c, gm_error *err);
 
 /* ---- paths (harness_paths.c) ----------------------------------------------
  * Expands the paths given on the command line (files, or folders searched

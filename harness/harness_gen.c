@@ -96,7 +96,9 @@ static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) 
     }
 }
 
-static void harness_gen_rows(harness_gen *g, gm_case *c) {
+/* The rows' contents: pool rows, lengths (the host copy lagging a tenth of
+ * the time), q lengths. */
+static void harness_gen_row_contents(harness_gen *g, gm_case *c) {
     size_t real = (size_t)harness_gen_range(g, 0, (int64_t)c->bs);
     bool lagging = harness_gen_chance(g, 10);
     for (size_t i = 0; i < c->bs; i++) {
@@ -106,9 +108,32 @@ static void harness_gen_rows(harness_gen *g, gm_case *c) {
         c->seq_lens_cpu[i] = lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
         c->qlens[i] = (int32_t)harness_gen_range(g, 0, 8);
     }
+}
+
+static void harness_gen_rows(harness_gen *g, gm_case *c) {
+    harness_gen_row_contents(g, c);
     c->speculative_step_id = (int32_t)harness_gen_range(g, 0, 3);
     c->num_draft_tokens = (int32_t)harness_gen_range(g, 0, 8);
     c->q_stride = (int32_t)harness_gen_range(g, -2, 8);
+}
+
+/* The SWA mapping's values: a few past int32, the last one mostly the -1
+ * sentinel. */
+static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
+    for (size_t k = 0; k < c->swa.mapping_len; k++) {
+        c->swa.mapping[k] = harness_gen_chance(g, 3) ? ((int64_t)1 << 40) + (int64_t)k
+                                                     : harness_gen_range(g, 0, 100000);
+    }
+    c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
+}
+
+/* This step's write locations: a tenth -1. */
+static void harness_gen_out_cache_loc(harness_gen *g, gm_case *c) {
+    int64_t mapping_len = (int64_t)c->swa.mapping_len;
+    for (size_t t = 0; t < c->swa.n_out; t++) {
+        c->swa.out_cache_loc[t] =
+            harness_gen_chance(g, 10) ? -1 : harness_gen_range(g, 0, mapping_len - 1);
+    }
 }
 
 static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
@@ -118,11 +143,7 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
     if (c->swa.mapping == NULL) {
         return false;
     }
-    for (size_t k = 0; k < c->swa.mapping_len; k++) {
-        c->swa.mapping[k] = harness_gen_chance(g, 3) ? ((int64_t)1 << 40) + (int64_t)k
-                                                     : harness_gen_range(g, 0, 100000);
-    }
-    c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
+    harness_gen_swa_mapping(g, c);
     c->swa.page_table = harness_gen_chance(g, 80);
     c->swa.has_out_len = harness_gen_chance(g, 80);
     /* a tenth at an edge of the SWA-out programs' 512-slot tiles, past
@@ -143,10 +164,7 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
     if (c->swa.out_cache_loc == NULL) {
         return false;
     }
-    for (size_t t = 0; t < c->swa.n_out; t++) {
-        c->swa.out_cache_loc[t] =
-            harness_gen_chance(g, 10) ? -1 : harness_gen_range(g, 0, mapping_len - 1);
-    }
+    harness_gen_out_cache_loc(g, c);
     return true;
 }
 
@@ -175,6 +193,21 @@ bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
          * and the no-out_cache_loc zeroing must show */
         c->init[GM_BUF_SWA_OUT_CACHE_LOC].kind = GM_INIT_FILL;
         c->init[GM_BUF_SWA_OUT_CACHE_LOC].fill = 5;
+    }
+    return true;
+}
+
+bool harness_gen_case_like(harness_gen *g, const gm_case *shape, gm_case *c, gm_error *err) {
+    if (!gm_case_copy(c, shape, err)) {
+        return false;
+    }
+    harness_gen_tokens(g, c, (int64_t)(c->pool * c->width) + c->page_size + 1);
+    harness_gen_row_contents(g, c);
+    if (c->has_swa) {
+        harness_gen_swa_mapping(g, c);
+        if (c->swa.out_cache_loc != NULL) {
+            harness_gen_out_cache_loc(g, c);
+        }
     }
     return true;
 }

@@ -245,6 +245,7 @@ class Arena:
         self.host = torch.empty(cap, dtype=torch.uint8, pin_memory=self.cuda)
         self.host_ptr = self.host.data_ptr()
         self.host_views = {4: self.host.view(torch.int32), 8: self.host.view(torch.int64)}
+        self.host_bytes = memoryview((ctypes.c_char * cap).from_address(self.host_ptr)).cast("B")
         if self.cuda:
             self.dev = torch.empty(cap, dtype=torch.uint8, device="cuda")
             self.dev_views = {4: self.dev.view(torch.int32), 8: self.dev.view(torch.int64)}
@@ -270,9 +271,11 @@ class Arena:
             self._grow(size)
 
 
-def decode_call(payload):
-    """Parses CALL: (calls, tensors). calls: [kwargs, out] per call (out: the OUT tensors'
-    indexes in `tensors`); tensors: [kwargs, name, kind, esize, dims, source offset, nbytes]."""
+def decode_call(payload, keyed=False):
+    """Parses CALL: (calls, tensors). calls: (kwargs, out, key, first, last) per call (out:
+    the OUT tensors' indexes in `tensors`; its tensors are tensors[first:last]; key, with
+    `keyed`, what its shape is: every argument but the contents of its device tensors, or
+    None); tensors: [kwargs, name, kind, esize, dims, source offset, nbytes]."""
     end = len(payload)
     try:
         (count,) = U32.unpack_from(payload, 0)
@@ -281,7 +284,7 @@ def decode_call(payload):
         for _ in range(count):
             (n_args,) = U32.unpack_from(payload, at)
             at += 4
-            kwargs, out = {}, []
+            kwargs, out, first, shape = {}, [], len(tensors), []
             for _ in range(n_args):
                 (length,) = U16.unpack_from(payload, at)
                 at += 2
@@ -315,10 +318,15 @@ def decode_call(payload):
                         out.append(len(tensors))
                     kwargs[name] = None
                     tensors.append([kwargs, name, kind, esize, dims, at, nbytes])
+                    if keyed:
+                        shape.append((name, kind, esize, dims, bytes(payload[at:at + nbytes])
+                                       if kind == K_HOST else None))
                     at += nbytes
                 else:
                     raise ProtocolError("argument %s: unknown kind %d" % (name, kind))
-            calls.append((kwargs, out))
+                if keyed and kind < K_IN:
+                    shape.append((name, kind, kwargs[name]))
+            calls.append((kwargs, out, tuple(shape) if keyed else None, first, len(tensors)))
     except (struct.error, IndexError, UnicodeDecodeError) as e:
         raise ProtocolError("malformed CALL: " + _describe(e))
     if at != end:
@@ -330,13 +338,14 @@ class Times:
     """Where the worker's time goes, with $GMFUZZ_WORKER_TIMES set: seconds per phase,
     printed to stderr (the hub's log) every 5 s and at the end."""
 
-    PHASES = ("wait", "decode", "stage", "upload", "calls", "sync", "answer")
+    PHASES = ("wait", "decode", "stage", "upload", "calls", "graphs", "sync", "answer")
 
     def __init__(self):
         self.on = bool(os.environ.get("GMFUZZ_WORKER_TIMES"))
         self.total = dict.fromkeys(self.PHASES, 0.0)
         self.cases = self.batches = 0
         self.last = self.printed = time.perf_counter()
+        self.graphs = None  # worker_graphs.Graphs, whose counts join the line
 
     def mark(self, phase):
         if self.on:
@@ -357,8 +366,9 @@ class Times:
             return
         self.printed = self.last
         per = " ".join("%s %.1f" % (k, v * 1e6 / self.cases) for k, v in self.total.items())
-        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s\n"
-                         % (self.cases, self.batches, per))
+        graphs = "; " + self.graphs.report() if self.graphs is not None else ""
+        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s%s\n"
+                         % (self.cases, self.batches, per, graphs))
         sys.stderr.flush()
 
 
@@ -368,6 +378,11 @@ class Runner:
         self.cuda = device == "cuda"
         self.arena = Arena(torch, device)
         self.times = Times()
+        self.graphs = None
+        if self.cuda and os.environ.get("GMFUZZ_TARGET_GRAPHS") == "1":  # measured: opt-in
+            import worker_graphs
+            self.graphs = worker_graphs.Graphs(torch, function)
+            self.times.graphs = self.graphs
 
     def device_error(self, what, e):
         text = what + ": " + _describe(e)
@@ -378,22 +393,21 @@ class Runner:
             sys.stderr.flush()
             os._exit(1)  # a sticky CUDA error: no clean interpreter shutdown
 
+    def after_raise(self, e):
+        """A call raised: on CUDA, whether the device is still usable."""
+        if self.cuda:
+            try:
+                self.torch.cuda.synchronize()
+            except Exception as e2:
+                self.device_error("synchronize after " + type_name(e), e2)
+
     def run(self, payload):
         times = self.times
         times.mark("wait")
-        calls, tensors = decode_call(payload)
+        calls, tensors = decode_call(payload, self.graphs is not None)
         times.mark("decode")
-        # Layout: the OUT tensors of every call first (one copy back), then IN and HOST.
-        at = 0
-        for t in tensors:
-            if t[2] == K_OUT:
-                t.append(at)
-                at += (t[6] + ALIGN - 1) // ALIGN * ALIGN
-        out_end = at
-        for t in tensors:
-            if t[2] != K_OUT:
-                t.append(at)
-                at += (t[6] + ALIGN - 1) // ALIGN * ALIGN
+        groups = self.graphs.groups(calls) if self.graphs is not None else {}
+        plain, runs, out_end, plain_end, at = self.lay_out(calls, tensors, groups)
         arena = self.arena
         arena.reserve(at)
         holder = (ctypes.c_char * len(payload)).from_buffer(payload)
@@ -405,61 +419,148 @@ class Runner:
                 memmove(host + t[7], source + t[5], t[6])
         del holder
         times.mark("stage")
-        cuda = self.cuda
-        if cuda and at:
-            try:
-                arena.dev[:at].copy_(arena.host[:at], non_blocking=True)
-            except Exception as e:
-                self.device_error("copy of a batch's inputs to the device", e)
-        views, view = arena.views, arena.view
-        for kwargs, name, kind, esize, dims, _src, _n, offset in tensors:
-            key = (kind == K_HOST, esize, dims, offset)
-            t = views.get(key)
-            kwargs[name] = t if t is not None else view(*key)
-        times.mark("upload")
-        function = self.function
         raised = {}
-        for index, (kwargs, _out) in enumerate(calls):
-            try:
-                function(**kwargs)
-            except Exception as e:
-                raised[index] = e
-                if cuda:
-                    try:
-                        self.torch.cuda.synchronize()
-                    except Exception as e2:
-                        self.device_error("synchronize after " + type_name(e), e2)
+        self.run_plain(calls, tensors, plain, 0, plain_end, raised)
         times.mark("calls")
-        if cuda:
+        for run in runs:
+            self.run_shape(calls, tensors, run, raised)
+        times.mark("graphs")
+        if self.cuda:
             try:
-                self.torch.cuda.synchronize()
                 if out_end:
-                    arena.host[:out_end].copy_(arena.dev[:out_end])
+                    arena.host[:out_end].copy_(arena.dev[:out_end], non_blocking=True)
+                self.torch.cuda.synchronize()
             except Exception as e:
                 self.device_error("synchronize after the batch", e)
         times.mark("sync")
-        outputs = ctypes.string_at(host, out_end) if out_end else b""
+        self.answer(calls, tensors, raised)
+        times.mark("answer")
+        times.batch(len(calls))
+
+    def lay_out(self, calls, tensors, groups):
+        """Gives every tensor its place in the arena (appended to its entry): the plain calls'
+        OUT tensors first, then their others (one copy each way); then, for each shape,
+        its calls' OUT tensors one slot apart, then their others. Returns (plain call
+        indexes, runs, the plain OUT tensors' end, the plain tensors' end, the end)."""
+        taken = set()
+        for ids in groups.values():
+            taken.update(ids)
+        plain = [i for i in range(len(calls)) if i not in taken]
+        at = 0
+        for want_out in (True, False):
+            for i in plain:
+                for k in range(calls[i][3], calls[i][4]):
+                    t = tensors[k]
+                    if (t[2] == K_OUT) == want_out:
+                        t.append(at)
+                        at += (t[6] + ALIGN - 1) // ALIGN * ALIGN
+            if want_out:
+                out_end = at
+        plain_end, runs = at, []
+        for key, ids in groups.items():
+            places, out_slot, in_slot = self.places(tensors, calls[ids[0]])
+            out_at, in_at = at, at + len(ids) * out_slot
+            at = in_at + len(ids) * in_slot
+            for n, i in enumerate(ids):
+                first = calls[i][3]
+                for k in range(first, calls[i][4]):
+                    p = places[k - first]
+                    base = out_at + n * out_slot if p.region == 0 else in_at + n * in_slot
+                    tensors[k].append(base + p.offset)
+            runs.append((key, ids, places, out_slot, in_slot, out_at, in_at))
+        return plain, runs, out_end, plain_end, at
+
+    def places(self, tensors, call):
+        """A call's tensors' places in its slot (worker_graphs.Place) and the two slot sizes."""
+        from worker_graphs import Place
+        places, size = [], [0, 0]
+        for k in range(call[3], call[4]):
+            _kw, name, kind, esize, dims, _src, nbytes = tensors[k][:7]
+            region = 0 if kind == K_OUT else 1
+            places.append(Place(name, region, size[region], esize, dims, kind == K_HOST))
+            size[region] += (nbytes + ALIGN - 1) // ALIGN * ALIGN
+        return places, size[0], size[1]
+
+    def run_plain(self, calls, tensors, ids, begin, end, raised):
+        """Calls `ids` one by one on views of the arena, their tensors staged in
+        [begin, end) (copied to the device first, on CUDA)."""
+        if not ids:
+            return
+        arena = self.arena
+        if self.cuda and end > begin:
+            try:
+                arena.dev[begin:end].copy_(arena.host[begin:end], non_blocking=True)
+            except Exception as e:
+                self.device_error("copy of a batch's inputs to the device", e)
+        views, view = arena.views, arena.view
+        for i in ids:
+            for k in range(calls[i][3], calls[i][4]):
+                kwargs, name, kind, esize, dims, _src, _n, offset = tensors[k]
+                key = (kind == K_HOST, esize, dims, offset)
+                t = views.get(key)
+                kwargs[name] = t if t is not None else view(*key)
+        self.times.mark("upload")
+        function = self.function
+        for i in ids:
+            try:
+                function(**calls[i][0])
+            except Exception as e:
+                raised[i] = e
+                self.after_raise(e)
+
+    def run_shape(self, calls, tensors, run, raised):
+        """The calls of one shape from its CUDA graph (worker_graphs.py), or, where it cannot
+        be captured, as plain calls."""
+        key, ids, places, out_slot, in_slot, out_at, in_at = run
+        arena = self.arena
+        first = calls[ids[0]][3]
+        for p, t in zip(places, tensors[first:calls[ids[0]][4]]):
+            if p.host:  # the shape's own copy of the value (every call of it has the same)
+                strides = (1,) if len(p.dims) == 1 else (p.dims[1], 1)
+                p.value = arena.host_views[p.esize].as_strided(
+                    p.dims, strides, t[7] // p.esize).clone()
+        try:
+            shape = self.graphs.shape(key, len(ids), calls[ids[0]][0], places, out_slot, in_slot,
+                                      arena.host, out_at, in_at)
+        except Exception as e:
+            self.device_error("capture of a CUDA graph", e)
+        if shape is None:
+            end = in_at + len(ids) * in_slot
+            self.run_plain(calls, tensors, ids, out_at, end, raised)
+            if out_slot:
+                try:
+                    span = slice(out_at, out_at + len(ids) * out_slot)
+                    arena.host[span].copy_(arena.dev[span], non_blocking=True)
+                except Exception as e:
+                    self.device_error("copy of a batch's outputs to the host", e)
+            return
+        try:
+            self.graphs.run(shape, ids, arena.host, out_at, in_at, raised, self.after_raise)
+        except Exception as e:
+            self.device_error("replay of a CUDA graph", e)
+
+    def answer(self, calls, tensors, raised):
+        """RETURN: every call's OUT tensors from the host arena, or what it raised."""
+        data = self.arena.host_bytes
         parts = [U32.pack(len(calls))]
         append = parts.append
-        for index, (kwargs, out) in enumerate(calls):
+        for index, (kwargs, out, _key, _first, _last) in enumerate(calls):
             e = raised.get(index)
             if e is None:
                 append(b"\0")
                 for k in out:
                     t = tensors[k]
                     append(U64.pack(t[6]))
-                    append(outputs[t[7]:t[7] + t[6]])
+                    append(data[t[7]:t[7] + t[6]])
             else:
                 what = type_name(e).encode("utf-8", "replace")
                 text = _text(e).encode("utf-8", "replace")
                 if len(text) > MESSAGE_MAX:
                     text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
                 append(b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text)
-        for kwargs, _out in calls:
-            kwargs.clear()  # the arena views go now, not when the next batch comes
+        for call in calls:
+            call[0].clear()  # the arena views go now, not when the next batch comes
         self.channel.send(RETURN, b"".join(parts))
-        times.mark("answer")
-        times.batch(len(calls))
 
 
 def main(argv=None):

@@ -96,6 +96,7 @@ gmfuzz_campaign_test(broken_target 4
   --target $<TARGET_FILE:test_campaign> --seeds ${CASES} --jobs 1 --time 30)
 gmfuzz_cli_test(fuzz_usage 2 "unknown option '--frobnicate'" "fuzz|--frobnicate")
 gmfuzz_cli_test(fuzz_bad_jobs 2 "--jobs: bad or missing value 'many'" "fuzz|--jobs|many")
+gmfuzz_cli_test(sweep_bad_shape_run 2 "--shape-run: bad or missing value '0'" "sweep|--shape-run|0")
 gmfuzz_cli_test(fuzz_help 0 "exit codes: 0 nothing new found" "fuzz|--help")
 gmfuzz_cli_test(fuzz_no_target 4 "no AFL[+][+] target gmfuzz-afl-cuda .*Build it"
                 "fuzz|--engine|afl++|--backend|cuda|--out|${CMAKE_CURRENT_BINARY_DIR}/campaign-none")

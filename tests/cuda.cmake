@@ -37,3 +37,4 @@ gmfuzz_test(test_wire_case SOURCES test_wire_case.c LIBS gmfuzz_harness ARGS ${G
 # skipped, links to files taken, links to folders (loops) never followed.
 gmfuzz_test(test_paths SOURCES test_paths.c LIBS gmfuzz_harness ARGS ${CMAKE_CURRENT_BINARY_DIR}/paths)
 gmfuzz_test(test_hub SOURCES test_hub.c LIBS gmfuzz_harness)
+gmfuzz_test(test_gen SOURCES test_gen.c LIBS gmfuzz_harness)

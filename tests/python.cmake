@@ -45,3 +45,8 @@ if(TEST export.regress_compiles)
   gmfuzz_python_test(exported_legacy exported ${CMAKE_CURRENT_BINARY_DIR}/export/regress)
   set_tests_properties(python.exported_legacy PROPERTIES FIXTURES_REQUIRED exported_regress)
 endif()
+
+# CUDA-graph replay of a shape's calls (python/worker_graphs.py) answers as plain calls do,
+# on the Triton example (GPU machine; skipped without CUDA or Triton).
+gmfuzz_python_test(graphs_vs_plain graphs ${PY_ROOT}/examples/triton_fused.py ${GMFUZZ_VECTORS})
+set_tests_properties(python.graphs_vs_plain PROPERTIES LABELS "python;gpu")

@@ -4,6 +4,8 @@
     python_test.py protocol           the worker's protocol corners (HELLO, REFUSED, stdout,
                                       exception names and lengths, batches, EOF, STOP)
     python_test.py exported DIR       test_legacy_sequence of every exported file in DIR
+    python_test.py graphs MODULE DIR  CUDA-graph replay (python/worker_graphs.py) against
+                                      plain calls, on the vectors of DIR (skipped without CUDA)
 
 Exits 77 (ctest: skipped) when this interpreter cannot import torch.
 """
@@ -118,6 +120,76 @@ def exported(folder):
     return 1 if failed else 0
 
 
+def graphs(module, folder):
+    """Each in-bounds vector's case as VARIANTS calls of one shape, its rows rotated by 0,
+    1, ... (a row permutation: every row's reads stay in bounds, the outputs move), two
+    vectors interleaved per batch: a worker replaying CUDA graphs must answer exactly as one
+    calling the target plainly, the unrotated call as the real fused kernel, and must have
+    replayed graphs at all."""
+    import tempfile
+    import torch
+    import worker_client as wc
+    if not torch.cuda.is_available():
+        print("SKIP: no CUDA device")
+        return 77
+    variants = 40  # a graph's 32 slots, then 8 plain calls on them
+
+    def rotated(c, j):
+        c = dict(c)
+        for name in ("req_pool_indices", "seq_lens", "seq_lens_cpu", "qlens"):
+            rows = c.get(name)
+            if rows is not None and len(rows) and not isinstance(rows, (int, str)):
+                k = j % len(rows)
+                c[name] = rows[k:] + rows[:k]
+        return c
+
+    docs = []
+    for path in wc.vector_paths([folder]):
+        c, _legacy, fused = wc.load_doc(path)
+        if fused.get("error") is None:
+            docs.append((path, c, fused))
+    log = tempfile.TemporaryFile()
+    try:
+        on = wc.Worker("fused", module, "", "cuda",
+                       env={"GMFUZZ_WORKER_TIMES": "1", "GMFUZZ_TARGET_GRAPHS": "1"},
+                       stderr=log.fileno())
+    except wc.WorkerGone as e:
+        print("SKIP: %s" % e.text)
+        return 77
+    off = wc.Worker("fused", module, "", "cuda", env={"GMFUZZ_TARGET_GRAPHS": None})
+    failed = compared = 0
+    for a in range(0, len(docs), 2):
+        pair = docs[a:a + 2]
+        calls, labels = [], []
+        for j in range(variants):
+            for path, c, fused in pair:
+                case = wc.Case(rotated(c, j))
+                calls.append(wc.Call(case.fused_args()))
+                labels.append((path, j, case, fused))
+        got, want = on.run(calls), off.run(calls)
+        for (path, j, case, fused), g, w in zip(labels, got, want):
+            compared += 1
+            problem = None if g == w else "graphs %r, plain %r" % (g, w)
+            if problem is None and j == 0:
+                problem = wc.check_fused(case, g, fused)
+            if problem is not None:
+                failed += 1
+                print("FAIL %s rotated by %d: %s" % (os.path.basename(path), j, problem))
+    on.stop()
+    off.stop()
+    log.seek(0)
+    text = log.read().decode("utf-8", "replace")
+    line = [x for x in text.splitlines() if "graphs:" in x]
+    print(line[-1] if line else "FAIL the worker wrote no graphs line:\n" + text)
+    replays = int(line[-1].split(" replays of ")[0].rsplit(" ", 1)[1]) if line else 0
+    if replays == 0:
+        failed += 1
+        print("FAIL no graph was replayed")
+    print("%d calls of %d vectors: %d passed, %d failed" % (compared, len(docs),
+                                                            compared - failed, failed))
+    return 1 if failed else 0
+
+
 def main(argv):
     need_torch()
     if argv[0] == "client":
@@ -127,7 +199,9 @@ def main(argv):
         return protocol()
     if argv[0] == "exported":
         return exported(argv[1])
-    print("usage: python_test.py client ARGS... | protocol | exported DIR")
+    if argv[0] == "graphs":
+        return graphs(argv[1], argv[2])
+    print("usage: python_test.py client ARGS... | protocol | exported DIR | graphs MODULE DIR")
     return 2
 
 

@@ -48,6 +48,12 @@ set_tests_properties(targets.legacy_generated PROPERTIES TIMEOUT 1000)
 # budget and seed) and, in the libFuzzer tree, by a short fuzz campaign.
 set(GMFUZZ_TORCH_FAULTS scan_restart_1024 swa_pad_first_tile page1_live_columns
     sentinel_eq_minus1 floor_div no_loc_keeps last_page_dropped row_stride_pages swa_int32)
+# Runs of 16 cases a shape (--shape-run) still find a fault that shows only past bs 1024.
+gmfuzz_target_test(sweep_shape_runs_find_scan_restart_1024 1 "found [0-9]+ new signature"
+                   ENV GMFUZZ_TORCH_FAULT=scan_restart_1024
+                   ARGS sweep ${TORCH_CPU} --shape-run 16 --cases 20000 --jobs 1 --seed 3
+                        --time 120 --stop-on-new --no-minimize
+                        --out ${GMFUZZ_TARGETS_OUT}/sweep_shape_runs)
 foreach(fault ${GMFUZZ_TORCH_FAULTS})
   gmfuzz_target_test(sweep_finds_${fault} 1 "found [0-9]+ new signature"
                      ENV GMFUZZ_TORCH_FAULT=${fault}
