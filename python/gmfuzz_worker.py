@@ -346,12 +346,20 @@ class Times:
         self.cases = self.batches = 0
         self.last = self.printed = time.perf_counter()
         self.graphs = None  # worker_graphs.Graphs, whose counts join the line
+        self.slow, self.slow_s = 0, 0.0  # calls of SLOW_S or more, and their seconds
 
     def mark(self, phase):
         if self.on:
             now = time.perf_counter()
             self.total[phase] += now - self.last
             self.last = now
+
+    SLOW_S = 0.005  # a call this long is the target compiling or loading a kernel
+
+    def call(self, seconds):
+        if seconds >= self.SLOW_S:
+            self.slow += 1
+            self.slow_s += seconds
 
     def batch(self, cases):
         if not self.on:
@@ -367,8 +375,9 @@ class Times:
         self.printed = self.last
         per = " ".join("%s %.1f" % (k, v * 1e6 / self.cases) for k, v in self.total.items())
         graphs = "; " + self.graphs.report() if self.graphs is not None else ""
-        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s%s\n"
-                         % (self.cases, self.batches, per, graphs))
+        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s; %d plain calls "
+                         "of 5 ms or more (%.2f s: compiles, loads)%s\n"
+                         % (self.cases, self.batches, per, self.slow, self.slow_s, graphs))
         sys.stderr.flush()
 
 
@@ -500,13 +509,16 @@ class Runner:
                 t = views.get(key)
                 kwargs[name] = t if t is not None else view(*key)
         self.times.mark("upload")
-        function = self.function
+        function, times = self.function, self.times
         for i in ids:
+            started = time.perf_counter() if times.on else 0.0
             try:
                 function(**calls[i][0])
             except Exception as e:
                 raised[i] = e
                 self.after_raise(e)
+            if times.on:
+                times.call(time.perf_counter() - started)
 
     def run_shape(self, calls, tensors, run, raised):
         """The calls of one shape from its CUDA graph (worker_graphs.py), or, where it cannot

@@ -123,9 +123,10 @@ def exported(folder):
 def graphs(module, folder):
     """Each in-bounds vector's case as VARIANTS calls of one shape, its rows rotated by 0,
     1, ... (a row permutation: every row's reads stay in bounds, the outputs move), two
-    vectors interleaved per batch: a worker replaying CUDA graphs must answer exactly as one
-    calling the target plainly, the unrotated call as the real fused kernel, and must have
-    replayed graphs at all."""
+    vectors interleaved per batch: a worker replaying CUDA graphs (with room for 2 MB of
+    them, so that old shapes are freed as new ones come) must answer exactly as one calling
+    the target plainly, the unrotated call as the real fused kernel, and must have replayed
+    graphs at all."""
     import tempfile
     import torch
     import worker_client as wc
@@ -151,7 +152,8 @@ def graphs(module, folder):
     log = tempfile.TemporaryFile()
     try:
         on = wc.Worker("fused", module, "", "cuda",
-                       env={"GMFUZZ_WORKER_TIMES": "1", "GMFUZZ_TARGET_GRAPHS": "1"},
+                       env={"GMFUZZ_WORKER_TIMES": "1", "GMFUZZ_TARGET_GRAPHS": "1",
+                            "GMFUZZ_TARGET_GRAPH_BYTES": "2000000"},  # old shapes freed
                        stderr=log.fileno())
     except wc.WorkerGone as e:
         print("SKIP: %s" % e.text)
