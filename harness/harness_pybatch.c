@@ -1,9 +1,18 @@
-/* harness_pybatch: the CALL payload of docs/TARGETS.md, built in one growing
- * buffer, with the places where each call's OUT tensors are read back. */
+/* harness_pybatch: the CALL_PLACED payload of docs/TARGETS.md, built in one
+ * growing buffer, the tensors' bytes in a shared block, with the places where
+ * each call's OUT tensors are read back. */
+#define _GNU_SOURCE /* memfd_create */
 #include "harness_pybatch.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The smallest block: most batches fit from the start (a new block is a new
+ * mapping in the worker and, on CUDA, a new pinning). */
+#define HARNESS_PYBATCH_BLOCK_MIN ((size_t)16 << 20)
 
 static bool harness_pybatch_reserve(harness_pybatch *b, size_t more) {
     if (b->failed) {
@@ -44,12 +53,23 @@ bool harness_pybatch_new(harness_pybatch **out, gm_error *err) {
     if (*out == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of calls");
     }
+    (*out)->block.fd = -1;
     harness_pybatch_clear(*out);
     return true;
 }
 
+static void harness_pybatch_unmap(harness_pybatch_block *k) {
+    if (k->base != NULL) {
+        munmap(k->base, k->size);
+    }
+    if (k->fd >= 0) {
+        close(k->fd);
+    }
+}
+
 void harness_pybatch_free(harness_pybatch *b) {
     if (b != NULL) {
+        harness_pybatch_unmap(&b->block);
         free(b->bytes);
         free(b->outs);
         free(b->call_first_out);
@@ -57,7 +77,60 @@ void harness_pybatch_free(harness_pybatch *b) {
     }
 }
 
+/* Every block of this process gets an id of its own, so that a worker is
+ * never left with a mapping of a block that is gone (an address or a memfd
+ * inode can come back; the count does not). */
+static atomic_uint_fast64_t harness_pybatch_blocks;
+
+/* Room for `more` bytes past the used ones: a fresh memfd when the block
+ * must grow, with the bytes placed so far copied over. */
+static bool harness_pybatch_block_room(harness_pybatch *b, size_t more) {
+    harness_pybatch_block *k = &b->block;
+    if (k->base != NULL && k->used + more <= k->size) {
+        return true;
+    }
+    size_t size = k->size ? k->size : HARNESS_PYBATCH_BLOCK_MIN;
+    while (size < k->used + more) {
+        size *= 2;
+    }
+    int fd = memfd_create("gmfuzz-pybatch", MFD_CLOEXEC);
+    char *base = fd >= 0 && ftruncate(fd, (off_t)size) == 0
+                     ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                     : MAP_FAILED;
+    if (base == MAP_FAILED) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        b->failed = true;
+        return false;
+    }
+    if (k->used > 0) {
+        memcpy(base, k->base, k->used);
+    }
+    size_t used = k->used;
+    harness_pybatch_unmap(k);
+    uint64_t id = atomic_fetch_add(&harness_pybatch_blocks, 1) + 1;
+    *k = (harness_pybatch_block){base, size, used, fd, id};
+    return true;
+}
+
+/* Copies `n` bytes into the block at the next aligned place; its offset. */
+static uint64_t harness_pybatch_place(harness_pybatch *b, const void *data, size_t n) {
+    harness_pybatch_block *k = &b->block;
+    size_t align = HARNESS_PYBATCH_ALIGN;
+    size_t at = (k->used + align - 1) / align * align;
+    if (b->failed || !harness_pybatch_block_room(b, at - k->used + n)) {
+        return 0;
+    }
+    if (n > 0) {
+        memcpy(k->base + at, data, n);
+    }
+    k->used = at + n;
+    return at;
+}
+
 void harness_pybatch_clear(harness_pybatch *b) {
+    b->block.used = 0;
     b->len = 0;
     b->count = 0;
     b->n_outs = 0;
@@ -124,7 +197,7 @@ void harness_pybatch_none(harness_pybatch *b, const char *name) {
     harness_pybatch_arg(b, name, HARNESS_PYARG_NONE);
 }
 
-static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes) {
+static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes, size_t offset) {
     if (b->n_outs == b->outs_cap) {
         size_t cap = b->outs_cap ? b->outs_cap * 2 : 256;
         harness_pybatch_out *outs = realloc(b->outs, cap * sizeof *outs);
@@ -135,7 +208,7 @@ static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes
         b->outs = outs;
         b->outs_cap = cap;
     }
-    b->outs[b->n_outs++] = (harness_pybatch_out){data, bytes};
+    b->outs[b->n_outs++] = (harness_pybatch_out){data, bytes, offset};
     b->call_first_out[b->count] = b->n_outs;
 }
 
@@ -149,10 +222,10 @@ void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_
         uint64_t d = dims[k];
         harness_pybatch_put(b, &d, 8);
     }
-    if (count > 0) {
-        harness_pybatch_put(b, data, count * (size_t)elem_size);
-    }
+    size_t bytes = count * (size_t)elem_size;
+    uint64_t at = harness_pybatch_place(b, data, bytes);
+    harness_pybatch_put(b, &at, 8);
     if (kind == HARNESS_PYARG_OUT) {
-        harness_pybatch_add_out(b, data, count * (size_t)elem_size);
+        harness_pybatch_add_out(b, data, bytes, (size_t)at);
     }
 }

@@ -1,6 +1,7 @@
 /* harness_pybatch: a batch of calls for a Python worker (harness_pyworker.h),
- * built argument by argument; its layout is shown to the worker's side,
- * which reads the answers back into it. Private to harness/. */
+ * built argument by argument: the descriptors in one payload, the tensors'
+ * bytes in a block shared with the worker; its layout is shown to the
+ * worker's side, which reads the answers back into it. Private to harness/. */
 #ifndef HARNESS_PYBATCH_H
 #define HARNESS_PYBATCH_H
 
@@ -41,9 +42,24 @@ bool harness_pybatch_ok(const harness_pybatch *b);
 /* The layout (harness_pybatch.c builds it, harness_pyworker.c sends it). */
 
 typedef struct {
-    void *data;   /* where an OUT tensor's answer goes */
-    size_t bytes; /* how many bytes it must be */
+    void *data;    /* where an OUT tensor's answer goes */
+    size_t bytes;  /* how many bytes it must be */
+    size_t offset; /* where the worker leaves it in the block */
 } harness_pybatch_out;
+
+/* The tensors' bytes, in a memory block shared with the worker (a memfd it
+ * maps: docs/TARGETS.md, "Placed calls"), each at a multiple of
+ * HARNESS_PYBATCH_ALIGN: the CALL carries their offsets, not their bytes,
+ * and the worker leaves its outputs there. A block that must grow is a new
+ * memfd, with an `id` no other block of this process had: the worker is sent
+ * a block when its id is not the one the worker last mapped. */
+#define HARNESS_PYBATCH_ALIGN 256
+typedef struct {
+    char *base;
+    size_t size, used;
+    int fd; /* -1: none yet */
+    uint64_t id;
+} harness_pybatch_block;
 
 struct harness_pybatch {
     char *bytes; /* the CALL payload */
@@ -55,6 +71,7 @@ struct harness_pybatch {
     size_t n_outs, outs_cap;
     size_t *call_first_out; /* call k's OUT tensors: [first[k], first[k+1]) */
     size_t calls_cap;
+    harness_pybatch_block block;
     bool failed;
 };
 

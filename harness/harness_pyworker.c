@@ -26,8 +26,11 @@ enum {
     HARNESS_PY_REFUSED = 2,
     HARNESS_PY_DEVICE_ERROR = 5,
     HARNESS_PY_STOP = 6,
-    HARNESS_PY_CALL = 7,
-    HARNESS_PY_RETURN = 8,
+    HARNESS_PY_CALL = 7,   /* the inline forms, for python/worker_client.py; gmfuzz */
+    HARNESS_PY_RETURN = 8, /* sends its calls placed (harness_pybatch.h) */
+    HARNESS_PY_SHARE = 9,
+    HARNESS_PY_CALL_PLACED = 10,
+    HARNESS_PY_RETURN_PLACED = 11,
 };
 
 /* Importing torch (and compiling a Triton kernel) takes seconds. */
@@ -41,6 +44,7 @@ struct harness_pyworker {
     int fd;
     gm_target_record identity;
     unsigned restarts[HARNESS_PYCALL_HUNG + 1];
+    uint64_t block_id; /* the block (harness_pybatch_block) it has mapped; 0: none */
 };
 
 /* ---- time and bytes ------------------------------------------------------ */
@@ -233,6 +237,7 @@ static bool harness_pyworker_spawn(harness_pyworker *w, gm_error *err) {
     close(sv[1]);
     w->pid = pid;
     w->fd = sv[0];
+    w->block_id = 0; /* a new worker has no block mapped */
     uint32_t type = 0;
     char *payload = NULL;
     size_t len = 0;
@@ -338,6 +343,8 @@ static bool harness_pyworker_read_raised(harness_pyworker_reader *r, harness_pyc
     return true;
 }
 
+/* RETURN_PLACED: a status per call; a returned call's OUT tensors are read
+ * from the block, where the worker left them. */
 static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload, size_t len,
                                          harness_pycall_result *results) {
     harness_pyworker_reader r = {payload, len};
@@ -347,7 +354,7 @@ static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload
     }
     for (size_t k = 0; k < b->count; k++) {
         uint8_t status = 0;
-        if (!harness_pyworker_reader_take(&r, &status, 1)) {
+        if (!harness_pyworker_reader_take(&r, &status, 1) || status > 1) {
             return false;
         }
         results[k].message[0] = '\0';
@@ -360,14 +367,24 @@ static bool harness_pyworker_read_return(harness_pybatch *b, const char *payload
         }
         results[k].status = HARNESS_PYCALL_RETURNED;
         for (size_t o = b->call_first_out[k]; o < b->call_first_out[k + 1]; o++) {
-            uint64_t n = 0;
-            if (status != 0 || !harness_pyworker_reader_take(&r, &n, 8) || n != b->outs[o].bytes ||
-                !harness_pyworker_reader_take(&r, b->outs[o].data, (size_t)n)) {
-                return false;
-            }
+            memcpy(b->outs[o].data, b->block.base + b->outs[o].offset, b->outs[o].bytes);
         }
     }
     return r.left == 0;
+}
+
+/* SHARE (the block, its memfd passed along) where the worker has another
+ * one mapped, then CALL_PLACED. */
+static bool harness_pyworker_send_call(harness_pyworker *w, const harness_pybatch *b) {
+    if (w->block_id != b->block.id) {
+        uint64_t size = b->block.size;
+        if (!harness_wire_send_fd(w->fd, (harness_wire_type)HARNESS_PY_SHARE, &size, sizeof size,
+                                  b->block.fd)) {
+            return false;
+        }
+        w->block_id = b->block.id;
+    }
+    return harness_pyworker_send(w->fd, HARNESS_PY_CALL_PLACED, b->bytes, b->len);
 }
 
 static void harness_pyworker_fail_all(harness_pybatch *b, harness_pycall_result *results,
@@ -395,10 +412,10 @@ bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pyca
     uint32_t type = 0;
     char *payload = NULL;
     size_t len = 0;
-    harness_io r = harness_pyworker_send(w->fd, HARNESS_PY_CALL, b->bytes, b->len)
+    harness_io r = harness_pyworker_send_call(w, b)
                        ? harness_pyworker_receive(w->fd, deadline, &type, &payload, &len)
                        : HARNESS_IO_CLOSED;
-    bool ok = r == HARNESS_IO_OK && type == HARNESS_PY_RETURN &&
+    bool ok = r == HARNESS_IO_OK && type == HARNESS_PY_RETURN_PLACED &&
               harness_pyworker_read_return(b, payload, len, results);
     if (!ok) {
         char what[HARNESS_PYCALL_MESSAGE_MAX];

@@ -7,14 +7,17 @@ The worker imports MODULE (a dotted name, or the path of a .py file; empty: sgla
 for role fused, both paths of SPEC section 6, and gmfuzz_legacy, next to this file, for role
 legacy), says HELLO on file descriptor N (a stream socket), then runs the CALL batches it is
 sent: FUNCTION(**kwargs) for each call, in order, on torch tensors on --device. It answers
-each batch with one RETURN. EOF on the fd, or STOP, ends it (exit 0).
+each batch with one RETURN. gmfuzz itself sends CALL_PLACED, whose tensors lie in a block it
+shares (SHARE, a memfd), and gets RETURN_PLACED, the outputs left in the block. EOF on the
+fd, or STOP, ends it (exit 0).
 
-Speed (the harness sends thousands of cases a second): every tensor of a batch goes into one
+Speed (the harness sends thousands of cases a second): on the CPU a placed batch's tensors
+are views of the shared block itself; otherwise every tensor of a batch goes into one
 staging buffer (pinned on CUDA) with one memmove each, then to the device in one copy; each
 argument is an as_strided view of that arena (made once per shape and place, then reused),
 the outputs of all calls lying together at its start, so that they come back in one copy
-after the batch's one synchronize. No JSON after
-HELLO, no logging, struct.Struct objects made once.
+after the batch's one synchronize. No JSON after HELLO, no logging, struct.Struct objects
+made once (python/worker_batch.py).
 
 Measured with python/worker_client.py --bench (torch 1.13 CPU, Python 3.11, one shared core
 of a 2-core VM): see docs/TARGETS.md, "Worker throughput".
@@ -36,65 +39,59 @@ import hashlib  # noqa: E402
 import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
+import mmap  # noqa: E402
+import socket  # noqa: E402
 import struct  # noqa: E402
+
+from worker_batch import (ALIGN, K_HOST, K_OUT, U32, U64, Arena, ProtocolError,  # noqa: E402
+                          Times, decode_call)
 
 PROTOCOL = 1
 HELLO, REFUSED, DEVICE_ERROR, STOP, CALL, RETURN = 1, 2, 5, 6, 7, 8
-K_NONE, K_INT, K_STR, K_IN, K_OUT, K_HOST = 0, 1, 2, 3, 4, 5
+SHARE, CALL_PLACED, RETURN_PLACED = 9, 10, 11
 SGLANG_MODULES = (
     "sglang.kernels.ops.kvcache.trtllm_mha_graph_metadata",
     "sglang.srt.layers.attention.triton_ops.trtllm_mha_graph_metadata",  # older trees
 )
 DEFAULT_FUNCTIONS = {"fused": "update_trtllm_mha_graph_metadata", "legacy": "legacy_rebuild"}
 MESSAGE_MAX = 2000  # bytes of an exception's message in RETURN
-ALIGN = 256  # every tensor of a batch starts at a multiple of this in the arena
-VIEW_CACHE = 4096  # arena views kept for reuse (a batch of the same shapes makes none)
 
 HEADER = struct.Struct("<IIQ")
-U8 = struct.Struct("<B")
-U16 = struct.Struct("<H")
-U32 = struct.Struct("<I")
-I64 = struct.Struct("<q")
-U64 = struct.Struct("<Q")
-TENSOR_HEAD = struct.Struct("<BB")
-DIMS = {1: struct.Struct("<Q"), 2: struct.Struct("<QQ")}
-
-
-class ProtocolError(Exception):
-    """gmfuzz sent something this worker does not understand."""
 
 
 # ---- the stream ---------------------------------------------------------------------------
 
 class Channel:
-    """Messages on one file descriptor: a 16-byte header, then the payload."""
+    """Messages on one stream socket: a 16-byte header, then the payload; a file descriptor
+    may come along with a header (SHARE)."""
 
     def __init__(self, fd):
-        self.fd = fd
-        self.reader = open(fd, "rb", buffering=1 << 16, closefd=False)
+        self.sock = socket.socket(fileno=fd)
+
+    def _fill(self, view, what):
+        got = 0
+        while got < len(view):
+            n = self.sock.recv_into(view[got:])
+            if not n:
+                raise ProtocolError("EOF inside " + what)
+            got += n
 
     def receive(self):
-        """(type, payload as a bytearray), or None at EOF between messages."""
-        header = self.reader.read(16)
-        if not header:
+        """(type, payload as a bytearray, the descriptors passed along), or None at EOF
+        between messages."""
+        header = bytearray(16)
+        data, fds, _flags, _addr = socket.recv_fds(self.sock, 16, 1)
+        if not data:
             return None
-        if len(header) != 16:
-            raise ProtocolError("EOF inside a message header")
+        header[:len(data)] = data
+        self._fill(memoryview(header)[len(data):], "a message header")
         kind, _reserved, length = HEADER.unpack(header)
         payload = bytearray(length)
-        if length:
-            view, got = memoryview(payload), 0
-            while got < length:
-                n = self.reader.readinto(view[got:])
-                if not n:
-                    raise ProtocolError("EOF inside a message of %d bytes" % length)
-                got += n
-        return kind, payload
+        self._fill(memoryview(payload), "a message of %d bytes" % length)
+        return kind, payload, fds
 
     def send(self, kind, payload):
-        data = memoryview(HEADER.pack(kind, 0, len(payload)) + payload)
-        while data:
-            data = data[os.write(self.fd, data):]
+        self.sock.sendall(HEADER.pack(kind, 0, len(payload)) + payload)
 
 
 # ---- start-up -----------------------------------------------------------------------------
@@ -227,160 +224,6 @@ def start(args, channel):
     return torch, function
 
 
-# ---- batches ------------------------------------------------------------------------------
-
-class Arena:
-    """One batch's tensors: a host staging buffer (pinned on CUDA) and, on CUDA, its device
-    copy; both grow as needed and are reused from batch to batch."""
-
-    def __init__(self, torch, device):
-        self.torch, self.cuda = torch, device == "cuda"
-        self.capacity = 0
-        self._grow(1 << 16)
-
-    def _grow(self, need):
-        torch = self.torch
-        cap = max(need, 2 * self.capacity)
-        cap = (cap + ALIGN - 1) // ALIGN * ALIGN
-        self.host = torch.empty(cap, dtype=torch.uint8, pin_memory=self.cuda)
-        self.host_ptr = self.host.data_ptr()
-        self.host_views = {4: self.host.view(torch.int32), 8: self.host.view(torch.int64)}
-        self.host_bytes = memoryview((ctypes.c_char * cap).from_address(self.host_ptr)).cast("B")
-        if self.cuda:
-            self.dev = torch.empty(cap, dtype=torch.uint8, device="cuda")
-            self.dev_views = {4: self.dev.view(torch.int32), 8: self.dev.view(torch.int64)}
-        else:
-            self.dev, self.dev_views = self.host, self.host_views
-        self.capacity = cap
-        self.views = {}  # (kind is HOST, esize, dims, offset) -> the tensor, while cap holds
-
-    def view(self, host, esize, dims, offset):
-        """The arena's tensor of `dims` at byte `offset` (made once, then reused)."""
-        key = (host, esize, dims, offset)
-        t = self.views.get(key)
-        if t is None:
-            if len(self.views) >= VIEW_CACHE:
-                self.views.clear()
-            base = (self.host_views if host else self.dev_views)[esize]
-            strides = (1,) if len(dims) == 1 else (dims[1], 1)
-            t = self.views[key] = base.as_strided(dims, strides, offset // esize)
-        return t
-
-    def reserve(self, size):
-        if size > self.capacity:
-            self._grow(size)
-
-
-def decode_call(payload, keyed=False):
-    """Parses CALL: (calls, tensors). calls: (kwargs, out, key, first, last) per call (out:
-    the OUT tensors' indexes in `tensors`; its tensors are tensors[first:last]; key, with
-    `keyed`, what its shape is: every argument but the contents of its device tensors, or
-    None); tensors: [kwargs, name, kind, esize, dims, source offset, nbytes]."""
-    end = len(payload)
-    try:
-        (count,) = U32.unpack_from(payload, 0)
-        at = 4
-        calls, tensors = [], []
-        for _ in range(count):
-            (n_args,) = U32.unpack_from(payload, at)
-            at += 4
-            kwargs, out, first, shape = {}, [], len(tensors), []
-            for _ in range(n_args):
-                (length,) = U16.unpack_from(payload, at)
-                at += 2
-                name = payload[at:at + length].decode("ascii")
-                kind = payload[at + length]
-                at += length + 1
-                if kind == K_INT:
-                    kwargs[name] = I64.unpack_from(payload, at)[0]
-                    at += 8
-                elif kind == K_NONE:
-                    kwargs[name] = None
-                elif kind == K_STR:
-                    (length,) = U32.unpack_from(payload, at)
-                    if at + 4 + length > end:
-                        raise ProtocolError("argument " + name + ": string past the payload")
-                    kwargs[name] = payload[at + 4:at + 4 + length].decode("utf-8")
-                    at += 4 + length
-                elif K_IN <= kind <= K_HOST:
-                    esize, rank = TENSOR_HEAD.unpack_from(payload, at)
-                    if esize not in (4, 8) or rank not in (1, 2):
-                        raise ProtocolError("argument %s: element size %d, rank %d"
-                                            % (name, esize, rank))
-                    dims = DIMS[rank].unpack_from(payload, at + 2)
-                    at += 2 + 8 * rank
-                    nbytes = esize
-                    for d in dims:
-                        nbytes *= d
-                    if at + nbytes > end:
-                        raise ProtocolError("argument " + name + ": tensor past the payload")
-                    if kind == K_OUT:
-                        out.append(len(tensors))
-                    kwargs[name] = None
-                    tensors.append([kwargs, name, kind, esize, dims, at, nbytes])
-                    if keyed:
-                        shape.append((name, kind, esize, dims, bytes(payload[at:at + nbytes])
-                                       if kind == K_HOST else None))
-                    at += nbytes
-                else:
-                    raise ProtocolError("argument %s: unknown kind %d" % (name, kind))
-                if keyed and kind < K_IN:
-                    shape.append((name, kind, kwargs[name]))
-            calls.append((kwargs, out, tuple(shape) if keyed else None, first, len(tensors)))
-    except (struct.error, IndexError, UnicodeDecodeError) as e:
-        raise ProtocolError("malformed CALL: " + _describe(e))
-    if at != end:
-        raise ProtocolError("CALL: %d bytes after the last call" % (end - at))
-    return calls, tensors
-
-
-class Times:
-    """Where the worker's time goes, with $GMFUZZ_WORKER_TIMES set: seconds per phase,
-    printed to stderr (the hub's log) every 5 s and at the end."""
-
-    PHASES = ("wait", "decode", "stage", "upload", "calls", "graphs", "sync", "answer")
-
-    def __init__(self):
-        self.on = bool(os.environ.get("GMFUZZ_WORKER_TIMES"))
-        self.total = dict.fromkeys(self.PHASES, 0.0)
-        self.cases = self.batches = 0
-        self.last = self.printed = time.perf_counter()
-        self.graphs = None  # worker_graphs.Graphs, whose counts join the line
-        self.slow, self.slow_s = 0, 0.0  # calls of SLOW_S or more, and their seconds
-
-    def mark(self, phase):
-        if self.on:
-            now = time.perf_counter()
-            self.total[phase] += now - self.last
-            self.last = now
-
-    SLOW_S = 0.005  # a call this long is the target compiling or loading a kernel
-
-    def call(self, seconds):
-        if seconds >= self.SLOW_S:
-            self.slow += 1
-            self.slow_s += seconds
-
-    def batch(self, cases):
-        if not self.on:
-            return
-        self.cases += cases
-        self.batches += 1
-        if self.last - self.printed >= 5.0:
-            self.report()
-
-    def report(self):
-        if not self.on or not self.cases:
-            return
-        self.printed = self.last
-        per = " ".join("%s %.1f" % (k, v * 1e6 / self.cases) for k, v in self.total.items())
-        graphs = "; " + self.graphs.report() if self.graphs is not None else ""
-        sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s; %d plain calls "
-                         "of 5 ms or more (%.2f s: compiles, loads)%s\n"
-                         % (self.cases, self.batches, per, self.slow, self.slow_s, graphs))
-        sys.stderr.flush()
-
-
 class Runner:
     def __init__(self, torch, function, device, channel):
         self.torch, self.function, self.channel = torch, function, channel
@@ -388,10 +231,18 @@ class Runner:
         self.arena = Arena(torch, device)
         self.times = Times()
         self.graphs = None
+        self.block = None  # the shared block of SHARE (an mmap), once sent
+        self.block_arena = None  # an Arena over it
+        # CALL_PLACED used in place (run_in_place) on the CPU; on CUDA its tensors are
+        # staged into the pinned arena as CALL's are (pinning the shared mapping in place is
+        # not measured yet). GMFUZZ_WORKER_IN_PLACE=0 stages on the CPU too: the CUDA
+        # path's code, for its tests on a machine without a GPU.
+        self.in_place = not self.cuda and os.environ.get("GMFUZZ_WORKER_IN_PLACE", "1") != "0"
         if self.cuda and os.environ.get("GMFUZZ_TARGET_GRAPHS") == "1":  # measured: opt-in
             import worker_graphs
             self.graphs = worker_graphs.Graphs(torch, function)
             self.times.graphs = self.graphs
+            self.in_place = False
 
     def device_error(self, what, e):
         text = what + ": " + _describe(e)
@@ -410,16 +261,43 @@ class Runner:
             except Exception as e2:
                 self.device_error("synchronize after " + type_name(e), e2)
 
-    def run(self, payload):
+    def share(self, payload, fds):
+        """SHARE: the block (a memfd) later CALL_PLACED messages place their tensors in."""
+        if len(fds) != 1 or len(payload) != 8:
+            raise ProtocolError("SHARE: %d descriptors, %d bytes" % (len(fds), len(payload)))
+        (size,) = U64.unpack(payload)
+        try:
+            block = mmap.mmap(fds[0], size)
+        except (OSError, ValueError) as e:
+            raise ProtocolError("SHARE: cannot map a block of %d bytes: %s" % (size, e))
+        finally:
+            os.close(fds[0])
+        if self.block_arena is not None:
+            self.block_arena.release()
+            self.block_arena = None
+        if self.block is not None:
+            self.block.close()
+        self.block = block
+        if self.in_place:
+            self.block_arena = Arena(self.torch, "cpu", block)
+
+    def run(self, payload, placed=False):
+        """One CALL (the tensors' bytes in the payload) or CALL_PLACED (in the block)."""
         times = self.times
         times.mark("wait")
-        calls, tensors = decode_call(payload, self.graphs is not None)
+        if placed and self.block is None:
+            raise ProtocolError("CALL_PLACED before any SHARE")
+        if placed and self.in_place:
+            return self.run_in_place(payload)
+        block = self.block if placed else None
+        calls, tensors = decode_call(payload, self.graphs is not None, block)
         times.mark("decode")
         groups = self.graphs.groups(calls) if self.graphs is not None else {}
         plain, runs, out_end, plain_end, at = self.lay_out(calls, tensors, groups)
         arena = self.arena
         arena.reserve(at)
-        holder = (ctypes.c_char * len(payload)).from_buffer(payload)
+        held = payload if block is None else block
+        holder = (ctypes.c_char * len(held)).from_buffer(held)
         source = ctypes.addressof(holder)
         host = arena.host_ptr
         memmove = ctypes.memmove
@@ -442,7 +320,33 @@ class Runner:
             except Exception as e:
                 self.device_error("synchronize after the batch", e)
         times.mark("sync")
-        self.answer(calls, tensors, raised)
+        if block is None:
+            self.answer(calls, tensors, raised)
+        else:
+            self.answer_placed(calls, tensors, raised, block)
+        times.mark("answer")
+        times.batch(len(calls))
+
+    def run_in_place(self, payload):
+        """CALL_PLACED on the CPU with the tensors used where gmfuzz placed them: views of
+        the block, the outputs left there; no staging."""
+        times = self.times
+        calls, tensors = decode_call(payload, False, self.block)
+        end = 0
+        for t in tensors:
+            t.append(t[5])
+            end = max(end, t[5] + t[6])
+        times.mark("decode")
+        raised, arena = {}, self.block_arena
+        self.run_plain(calls, tensors, range(len(calls)), 0, end, raised, arena)
+        times.mark("calls")
+        parts = [U32.pack(len(calls))]
+        for index in range(len(calls)):
+            e = raised.get(index)
+            parts.append(b"\0" if e is None else self.raised_bytes(e))
+        for call in calls:
+            call[0].clear()
+        self.channel.send(RETURN_PLACED, b"".join(parts))
         times.mark("answer")
         times.batch(len(calls))
 
@@ -490,12 +394,12 @@ class Runner:
             size[region] += (nbytes + ALIGN - 1) // ALIGN * ALIGN
         return places, size[0], size[1]
 
-    def run_plain(self, calls, tensors, ids, begin, end, raised):
-        """Calls `ids` one by one on views of the arena, their tensors staged in
-        [begin, end) (copied to the device first, on CUDA)."""
+    def run_plain(self, calls, tensors, ids, begin, end, raised, arena=None):
+        """Calls `ids` one by one on views of `arena` (default: the staging one), their
+        tensors in [begin, end) of it (copied to the device first, on CUDA)."""
         if not ids:
             return
-        arena = self.arena
+        arena = arena or self.arena
         if self.cuda and end > begin:
             try:
                 arena.dev[begin:end].copy_(arena.host[begin:end], non_blocking=True)
@@ -551,6 +455,36 @@ class Runner:
         except Exception as e:
             self.device_error("replay of a CUDA graph", e)
 
+    def answer_placed(self, calls, tensors, raised, block):
+        """RETURN_PLACED: a status per call, or what it raised; a returned call's OUT
+        tensors go from the host arena back to their places in the block."""
+        holder = (ctypes.c_char * len(block)).from_buffer(block)
+        base, host, memmove = ctypes.addressof(holder), self.arena.host_ptr, ctypes.memmove
+        parts = [U32.pack(len(calls))]
+        append = parts.append
+        for index, (kwargs, out, _key, _first, _last) in enumerate(calls):
+            e = raised.get(index)
+            if e is None:
+                append(b"\0")
+                for k in out:
+                    t = tensors[k]
+                    if t[6]:
+                        memmove(base + t[5], host + t[7], t[6])
+            else:
+                append(self.raised_bytes(e))
+        del holder
+        for call in calls:
+            call[0].clear()
+        self.channel.send(RETURN_PLACED, b"".join(parts))
+
+    @staticmethod
+    def raised_bytes(e):
+        what = type_name(e).encode("utf-8", "replace")
+        text = _text(e).encode("utf-8", "replace")
+        if len(text) > MESSAGE_MAX:
+            text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
+        return b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text
+
     def answer(self, calls, tensors, raised):
         """RETURN: every call's OUT tensors from the host arena, or what it raised."""
         data = self.arena.host_bytes
@@ -565,11 +499,7 @@ class Runner:
                     append(U64.pack(t[6]))
                     append(data[t[7]:t[7] + t[6]])
             else:
-                what = type_name(e).encode("utf-8", "replace")
-                text = _text(e).encode("utf-8", "replace")
-                if len(text) > MESSAGE_MAX:
-                    text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
-                append(b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text)
+                append(self.raised_bytes(e))
         for call in calls:
             call[0].clear()  # the arena views go now, not when the next batch comes
         self.channel.send(RETURN, b"".join(parts))
@@ -592,13 +522,19 @@ def main(argv=None):
             if message is None or message[0] == STOP:
                 runner.times.report()
                 return 0
-            if message[0] != CALL:
-                raise ProtocolError("unexpected message type %d" % message[0])
-            runner.run(message[1])
+            kind, payload, fds = message
+            if kind == SHARE:
+                runner.share(payload, fds)
+            elif fds:
+                raise ProtocolError("a descriptor with message type %d" % kind)
+            elif kind in (CALL, CALL_PLACED):
+                runner.run(payload, kind == CALL_PLACED)
+            else:
+                raise ProtocolError("unexpected message type %d" % kind)
     except ProtocolError as e:
         sys.stderr.write("gmfuzz_worker: protocol error: " + str(e) + "\n")
         return 2
-    except BrokenPipeError:
+    except (BrokenPipeError, ConnectionResetError):
         return 0  # gmfuzz went away while we answered
 
 

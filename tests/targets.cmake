@@ -34,6 +34,17 @@ set_tests_properties(cli.agree_gpus_spread PROPERTIES LABELS "cli;python" SKIP_R
 # and the torch legacy sequence agrees with the C reference on them.
 gmfuzz_target_test(torch_vectors 0 "^250 passed, 0 failed"
                    ARGS replay ${TORCH_CPU} ${GMFUZZ_VECTORS})
+# The same staged as on CUDA (CALL_PLACED's tensors copied into the worker's arena and
+# the outputs back into the block; docs/TARGETS.md, "Placed calls"), and a planted fault
+# still found that way.
+gmfuzz_target_test(torch_vectors_staged 0 "^250 passed, 0 failed" ENV GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS replay ${TORCH_CPU} ${GMFUZZ_VECTORS})
+gmfuzz_target_test(legacy_vectors_staged 0 "^250 passed, 0 failed" ENV GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS replay --reference python: ${GMFUZZ_VECTORS})
+gmfuzz_target_test(sweep_staged_finds_floor_div 1 "found [0-9]+ new signature"
+                   ENV GMFUZZ_WORKER_IN_PLACE=0 GMFUZZ_TORCH_FAULT=floor_div
+                   ARGS sweep ${TORCH_CPU} --cases 20000 --jobs 1 --seed 3 --time 120
+                        --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/sweep_staged)
 gmfuzz_target_test(legacy_vectors 0 "^250 passed, 0 failed"
                    ARGS replay --reference python: ${GMFUZZ_VECTORS})
 # ... and on 20,000 generated cases (a reference_drift would be new). The
