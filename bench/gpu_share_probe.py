@@ -45,21 +45,24 @@ def procs(seconds):
                   % (count, batch, sum(rates), sum(rates) / count))
 
 
+def _tensors(torch, bs, pages, page=16):
+    dev = "cuda"
+    return dict(
+        req_pool_indices=torch.arange(bs, device=dev, dtype=torch.int64),
+        seq_lens=torch.full((bs,), pages * page, device=dev, dtype=torch.int64),
+        req_to_token=torch.arange(bs * pages * page, device=dev, dtype=torch.int32).view(bs, -1),
+        cache_seqlens=torch.zeros(bs, device=dev, dtype=torch.int32),
+        cu_seqlens_k=torch.zeros(bs + 1, device=dev, dtype=torch.int32),
+        page_table=torch.zeros(bs, pages, device=dev, dtype=torch.int32),
+        bs=bs, seqlen_offset=0, max_seq_pages=pages, page_size=page)
+
+
 def triton(seconds):
     import torch
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
     import triton_fused as tf
     for bs, pages in ((4, 4), (256, 64), (4096, 16)):
-        page = 16
-        dev = "cuda"
-        kw = dict(
-            req_pool_indices=torch.arange(bs, device=dev, dtype=torch.int64),
-            seq_lens=torch.full((bs,), pages * page, device=dev, dtype=torch.int64),
-            req_to_token=torch.arange(bs * pages * page, device=dev, dtype=torch.int32).view(bs, -1),
-            cache_seqlens=torch.zeros(bs, device=dev, dtype=torch.int32),
-            cu_seqlens_k=torch.zeros(bs + 1, device=dev, dtype=torch.int32),
-            page_table=torch.zeros(bs, pages, device=dev, dtype=torch.int32),
-            bs=bs, seqlen_offset=0, max_seq_pages=pages, page_size=page)
+        kw = _tensors(torch, bs, pages)
         tf.update_trtllm_mha_graph_metadata(**kw)
         torch.cuda.synchronize()
         for batch in (1, 64):
@@ -71,18 +74,6 @@ def triton(seconds):
                 n += batch
             us = (time.perf_counter() - start) / n * 1e6
             print("triton bs %5d pages %3d, %2d calls per sync: %7.1f us per call" % (bs, pages, batch, us))
-
-
-def _tensors(torch, bs, pages, page=16):
-    dev = "cuda"
-    return dict(
-        req_pool_indices=torch.arange(bs, device=dev, dtype=torch.int64),
-        seq_lens=torch.full((bs,), pages * page, device=dev, dtype=torch.int64),
-        req_to_token=torch.arange(bs * pages * page, device=dev, dtype=torch.int32).view(bs, -1),
-        cache_seqlens=torch.zeros(bs, device=dev, dtype=torch.int32),
-        cu_seqlens_k=torch.zeros(bs + 1, device=dev, dtype=torch.int32),
-        page_table=torch.zeros(bs, pages, device=dev, dtype=torch.int32),
-        bs=bs, seqlen_offset=0, max_seq_pages=pages, page_size=page)
 
 
 def graphs(shapes):

@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The smallest block: most batches fit from the start (a new block is a new
- * mapping in the worker and, on CUDA, a new pinning). */
+/* The smallest block: most batches fit from the start (each new block is
+ * sent to the worker again and mapped there anew). */
 #define HARNESS_PYBATCH_BLOCK_MIN ((size_t)16 << 20)
 
 static bool harness_pybatch_reserve(harness_pybatch *b, size_t more) {

@@ -320,10 +320,7 @@ class Runner:
             except Exception as e:
                 self.device_error("synchronize after the batch", e)
         times.mark("sync")
-        if block is None:
-            self.answer(calls, tensors, raised)
-        else:
-            self.answer_placed(calls, tensors, raised, block)
+        self.answer(calls, tensors, raised, block)
         times.mark("answer")
         times.batch(len(calls))
 
@@ -455,28 +452,6 @@ class Runner:
         except Exception as e:
             self.device_error("replay of a CUDA graph", e)
 
-    def answer_placed(self, calls, tensors, raised, block):
-        """RETURN_PLACED: a status per call, or what it raised; a returned call's OUT
-        tensors go from the host arena back to their places in the block."""
-        holder = (ctypes.c_char * len(block)).from_buffer(block)
-        base, host, memmove = ctypes.addressof(holder), self.arena.host_ptr, ctypes.memmove
-        parts = [U32.pack(len(calls))]
-        append = parts.append
-        for index, (kwargs, out, _key, _first, _last) in enumerate(calls):
-            e = raised.get(index)
-            if e is None:
-                append(b"\0")
-                for k in out:
-                    t = tensors[k]
-                    if t[6]:
-                        memmove(base + t[5], host + t[7], t[6])
-            else:
-                append(self.raised_bytes(e))
-        del holder
-        for call in calls:
-            call[0].clear()
-        self.channel.send(RETURN_PLACED, b"".join(parts))
-
     @staticmethod
     def raised_bytes(e):
         what = type_name(e).encode("utf-8", "replace")
@@ -485,24 +460,32 @@ class Runner:
             text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
         return b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text
 
-    def answer(self, calls, tensors, raised):
-        """RETURN: every call's OUT tensors from the host arena, or what it raised."""
-        data = self.arena.host_bytes
+    def answer(self, calls, tensors, raised, block=None):
+        """RETURN: every call's OUT tensors from the host arena, or what it raised. With
+        `block` (CALL_PLACED), RETURN_PLACED: the OUT tensors go back to their places in
+        the block instead."""
+        data, host = self.arena.host_bytes, self.arena.host_ptr
+        holder = None if block is None else (ctypes.c_char * len(block)).from_buffer(block)
+        base, memmove = 0 if holder is None else ctypes.addressof(holder), ctypes.memmove
         parts = [U32.pack(len(calls))]
         append = parts.append
         for index, (kwargs, out, _key, _first, _last) in enumerate(calls):
             e = raised.get(index)
-            if e is None:
-                append(b"\0")
-                for k in out:
-                    t = tensors[k]
+            if e is not None:
+                append(self.raised_bytes(e))
+                continue
+            append(b"\0")
+            for k in out:
+                t = tensors[k]
+                if holder is None:
                     append(U64.pack(t[6]))
                     append(data[t[7]:t[7] + t[6]])
-            else:
-                append(self.raised_bytes(e))
+                elif t[6]:
+                    memmove(base + t[5], host + t[7], t[6])
+        del holder
         for call in calls:
             call[0].clear()  # the arena views go now, not when the next batch comes
-        self.channel.send(RETURN, b"".join(parts))
+        self.channel.send(RETURN if block is None else RETURN_PLACED, b"".join(parts))
 
 
 def main(argv=None):

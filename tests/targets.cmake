@@ -90,6 +90,12 @@ foreach(what raised:raise crashed:segfault hung:hang)
                           --batch 8 --time 120 --no-minimize
                           --out ${GMFUZZ_TARGETS_OUT}/survives_${fault})
 endforeach()
+# ... and a raise when the worker stages a placed batch, as on CUDA.
+gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|-"
+                   ENV GMFUZZ_TORCH_FAULT=raise GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS sweep ${TORCH_CPU} --target-timeout 2 --cases 200 --jobs 1 --seed 5
+                        --batch 8 --time 120 --no-minimize
+                        --out ${GMFUZZ_TARGETS_OUT}/survives_raise_staged)
 
 # A reproducer found on a python: target, exported with `gmfuzz export
 # pytest`, runs unchanged against that target (its recorded module file and
