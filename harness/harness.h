@@ -227,6 +227,12 @@ typedef struct {
 bool harness_replay_doc(harness_backend *b, const gm_doc *doc, gm_compare case_level,
                         harness_replay_outcome *out, gm_error *err);
 
+/* Whether reproducer `doc` was recorded on `b`'s backend. Elsewhere, what
+ * the fused buffers hold after an out-of-bounds access is not defined (the
+ * host stops at the first one, a GPU's other blocks carry on): replay then
+ * checks the overrun, not those buffers. */
+bool harness_replay_recorded_here(const harness_backend *b, const gm_doc *doc);
+
 /* The same, with the torch legacy sequence beside the C reference
  * (`legacy` may be NULL): a drift fails the document. */
 bool harness_replay_doc3(harness_backend *b, harness_run_legacy *legacy, const gm_doc *doc,

@@ -26,8 +26,8 @@ enum {
     HARNESS_PY_REFUSED = 2,
     HARNESS_PY_DEVICE_ERROR = 5,
     HARNESS_PY_STOP = 6,
-    HARNESS_PY_CALL = 7,   /* the inline forms, for python/worker_client.py; gmfuzz */
-    HARNESS_PY_RETURN = 8, /* sends its calls placed (harness_pybatch.h) */
+    /* 7 CALL and 8 RETURN, the inline forms, are python/worker_client.py's;
+     * gmfuzz sends its calls placed (harness_pybatch.h) */
     HARNESS_PY_SHARE = 9,
     HARNESS_PY_CALL_PLACED = 10,
     HARNESS_PY_RETURN_PLACED = 11,

@@ -73,6 +73,11 @@ static bool harness_replay_vector(const gm_doc *doc, const harness_run_result *r
                                        out);
 }
 
+bool harness_replay_recorded_here(const harness_backend *b, const gm_doc *doc) {
+    const char *here = harness_target_backend_name(harness_backend_kind_of(b));
+    return doc->repro.backend != NULL && strcmp(doc->repro.backend, here) == 0;
+}
+
 /* After the fused kernel's first out-of-bounds access the host execution
  * performs nothing more, while on a GPU the other blocks carry on: what the
  * buffers hold then depends on the backend. A reproducer replayed where it
@@ -127,12 +132,9 @@ bool harness_replay_doc3(harness_backend *b, harness_run_legacy *legacy, const g
     case GM_DOC_VECTOR:
         harness_replay_vector(doc, &r, out);
         break;
-    case GM_DOC_REPRO: {
-        const char *here = harness_target_backend_name(harness_backend_kind_of(b));
-        bool same = doc->repro.backend != NULL && strcmp(doc->repro.backend, here) == 0;
-        harness_replay_repro(doc, &r, same, out);
+    case GM_DOC_REPRO:
+        harness_replay_repro(doc, &r, harness_replay_recorded_here(b, doc), out);
         break;
-    }
     case GM_DOC_CASE:
         harness_replay_case(&r, out);
         break;

@@ -337,13 +337,7 @@ class Runner:
         raised, arena = {}, self.block_arena
         self.run_plain(calls, tensors, range(len(calls)), 0, end, raised, arena)
         times.mark("calls")
-        parts = [U32.pack(len(calls))]
-        for index in range(len(calls)):
-            e = raised.get(index)
-            parts.append(b"\0" if e is None else self.raised_bytes(e))
-        for call in calls:
-            call[0].clear()
-        self.channel.send(RETURN_PLACED, b"".join(parts))
+        self.answer(calls, tensors, raised, self.block, in_place=True)
         times.mark("answer")
         times.batch(len(calls))
 
@@ -460,12 +454,14 @@ class Runner:
             text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
         return b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text
 
-    def answer(self, calls, tensors, raised, block=None):
+    def answer(self, calls, tensors, raised, block=None, in_place=False):
         """RETURN: every call's OUT tensors from the host arena, or what it raised. With
         `block` (CALL_PLACED), RETURN_PLACED: the OUT tensors go back to their places in
-        the block instead."""
+        the block instead, unless the calls ran `in_place` there."""
         data, host = self.arena.host_bytes, self.arena.host_ptr
-        holder = None if block is None else (ctypes.c_char * len(block)).from_buffer(block)
+        holder = None
+        if block is not None and not in_place:
+            holder = (ctypes.c_char * len(block)).from_buffer(block)
         base, memmove = 0 if holder is None else ctypes.addressof(holder), ctypes.memmove
         parts = [U32.pack(len(calls))]
         append = parts.append
@@ -477,10 +473,10 @@ class Runner:
             append(b"\0")
             for k in out:
                 t = tensors[k]
-                if holder is None:
+                if block is None:
                     append(U64.pack(t[6]))
                     append(data[t[7]:t[7] + t[6]])
-                elif t[6]:
+                elif holder is not None and t[6]:
                     memmove(base + t[5], host + t[7], t[6])
         del holder
         for call in calls:

@@ -41,11 +41,9 @@ static size_t repro_rewrite_class_names(const triage_finding *f,
  * overrun itself there, and so does the rewrite). */
 static const gm_outputs *repro_rewrite_fused(const harness_backend *b, const gm_doc *doc,
                                              const harness_run_result *r) {
-    const char *here = harness_target_backend_name(harness_backend_kind_of(b));
-    bool same_backend = doc->repro.backend != NULL && strcmp(doc->repro.backend, here) == 0;
     bool same_overrun = doc->fused.error != NULL && r->fused.error != NULL &&
                         strcmp(doc->fused.error, r->fused.error) == 0;
-    return !same_backend && same_overrun ? &doc->fused : &r->fused;
+    return same_overrun && !harness_replay_recorded_here(b, doc) ? &doc->fused : &r->fused;
 }
 
 /* The reproducer of run `r` on `b`: origin fields as `doc` records them,
