@@ -11,8 +11,10 @@ each batch with one RETURN. gmfuzz itself sends CALL_PLACED, whose tensors lie i
 shares (SHARE, a memfd), and gets RETURN_PLACED, the outputs left in the block. EOF on the
 fd, or STOP, ends it (exit 0).
 
-Speed (the harness sends thousands of cases a second): on the CPU a placed batch's tensors
-are views of the shared block itself; otherwise every tensor of a batch goes into one
+Speed (the harness sends thousands of cases a second): a placed batch's tensors are views of
+the shared block itself on the CPU, and on CUDA of a device mirror of it (the block
+registered with the driver, so that the bytes the batch spans go up in one copy and the span
+of its outputs comes back in one); otherwise every tensor of a batch goes into one
 staging buffer (pinned on CUDA) with one memmove each, then to the device in one copy; each
 argument is an as_strided view of that arena (made once per shape and place, then reused),
 the outputs of all calls lying together at its start, so that they come back in one copy
@@ -233,11 +235,11 @@ class Runner:
         self.graphs = None
         self.block = None  # the shared block of SHARE (an mmap), once sent
         self.block_arena = None  # an Arena over it
-        # CALL_PLACED used in place (run_in_place) on the CPU; on CUDA its tensors are
-        # staged into the pinned arena as CALL's are (pinning the shared mapping in place is
-        # not measured yet). GMFUZZ_WORKER_IN_PLACE=0 stages on the CPU too: the CUDA
-        # path's code, for its tests on a machine without a GPU.
-        self.in_place = not self.cuda and os.environ.get("GMFUZZ_WORKER_IN_PLACE", "1") != "0"
+        # CALL_PLACED used in place (run_in_place): on CUDA the block is registered with the
+        # driver and copied to a device mirror of it. GMFUZZ_WORKER_IN_PLACE=0 stages its
+        # tensors into the worker's own arena instead, as CALL's are (A/B measurements; on
+        # the CPU, the staging code's tests on a machine without a GPU).
+        self.in_place = os.environ.get("GMFUZZ_WORKER_IN_PLACE", "1") != "0"
         if self.cuda and os.environ.get("GMFUZZ_TARGET_GRAPHS") == "1":  # measured: opt-in
             import worker_graphs
             self.graphs = worker_graphs.Graphs(torch, function)
@@ -279,7 +281,11 @@ class Runner:
             self.block.close()
         self.block = block
         if self.in_place:
-            self.block_arena = Arena(self.torch, "cpu", block)
+            try:
+                self.block_arena = Arena(self.torch, "cuda" if self.cuda else "cpu", block)
+            except Exception as e:  # staged from the block instead: slower, as correct
+                sys.stderr.write("gmfuzz_worker: the shared block is staged: %s\n"
+                                 % _describe(e))
 
     def run(self, payload, placed=False):
         """One CALL (the tensors' bytes in the payload) or CALL_PLACED (in the block)."""
@@ -287,7 +293,7 @@ class Runner:
         times.mark("wait")
         if placed and self.block is None:
             raise ProtocolError("CALL_PLACED before any SHARE")
-        if placed and self.in_place:
+        if placed and self.block_arena is not None:
             return self.run_in_place(payload)
         block = self.block if placed else None
         calls, tensors = decode_call(payload, self.graphs is not None, block)
@@ -325,18 +331,30 @@ class Runner:
         times.batch(len(calls))
 
     def run_in_place(self, payload):
-        """CALL_PLACED on the CPU with the tensors used where gmfuzz placed them: views of
-        the block, the outputs left there; no staging."""
+        """CALL_PLACED with the tensors used where gmfuzz placed them: views of the block on
+        the CPU, of its device mirror on CUDA (the bytes the batch spans copied there, then
+        the span of its OUT tensors back); the outputs are left in the block; no staging."""
         times = self.times
         calls, tensors = decode_call(payload, False, self.block)
-        end = 0
+        end, out_begin, out_end = 0, len(self.block), 0
         for t in tensors:
             t.append(t[5])
             end = max(end, t[5] + t[6])
+            if t[2] == K_OUT and t[6]:
+                out_begin, out_end = min(out_begin, t[5]), max(out_end, t[5] + t[6])
         times.mark("decode")
         raised, arena = {}, self.block_arena
         self.run_plain(calls, tensors, range(len(calls)), 0, end, raised, arena)
         times.mark("calls")
+        if self.cuda:
+            try:
+                if out_end:
+                    span = slice(out_begin, out_end)
+                    arena.host[span].copy_(arena.dev[span], non_blocking=True)
+                self.torch.cuda.synchronize()
+            except Exception as e:
+                self.device_error("synchronize after the batch", e)
+            times.mark("sync")
         self.answer(calls, tensors, raised, self.block, in_place=True)
         times.mark("answer")
         times.batch(len(calls))

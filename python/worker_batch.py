@@ -2,6 +2,7 @@
 CALL and CALL_PLACED parsed into calls and tensors (decode_call), the arena the tensors are
 staged in or used from (Arena), and where the worker's time goes (Times)."""
 import ctypes
+import gc
 import os
 import struct
 import sys
@@ -26,17 +27,29 @@ class ProtocolError(Exception):
 class Arena:
     """One batch's tensors: a host buffer (pinned on CUDA) and, on CUDA, its device copy.
     Either the worker's own staging buffer, which grows as needed and is reused from batch
-    to batch, or (`block`, CPU only) the block gmfuzz shares (SHARE), used where it lies,
-    its size fixed."""
+    to batch, or (`block`) the block gmfuzz shares (SHARE), used where it lies, its size
+    fixed: on CUDA it is registered with the driver (cudaHostRegister: pinned in place, so
+    that the copies to and from its device mirror need no staging); register_error says
+    why that failed, and the worker then stages from it instead."""
 
     def __init__(self, torch, device, block=None):
         self.torch, self.cuda = torch, device == "cuda"
         self.capacity = 0
+        self.registered = None  # the address of a block registered with the driver
         if block is None:
             self._grow(1 << 16)
             return
-        assert not self.cuda, "a shared block is used in place on the CPU only"
-        self._use(torch.frombuffer(block, dtype=torch.uint8), len(block))
+        host = torch.frombuffer(block, dtype=torch.uint8)
+        if self.cuda:
+            self._register(host.data_ptr(), len(block))
+        self._use(host, len(block))
+
+    def _register(self, ptr, size):
+        rc = self.torch.cuda.cudart().cudaHostRegister(ptr, size, 0)
+        if int(rc) != 0:
+            raise RuntimeError("cudaHostRegister of the shared block (%d bytes): error %d"
+                               % (size, int(rc)))
+        self.registered = ptr
 
     def _grow(self, need):
         torch = self.torch
@@ -59,9 +72,14 @@ class Arena:
         self.views = {}  # (kind is HOST, esize, dims, offset) -> the tensor, while cap holds
 
     def release(self):
-        """A shared block's arena, before the block is unmapped: its views gone."""
+        """A shared block's arena, before the block is unmapped: its views gone, the block
+        unregistered."""
         self.views.clear()
         self.host = self.host_views = self.dev = self.dev_views = self.host_bytes = None
+        if self.registered is not None:
+            self.torch.cuda.synchronize()  # no copy may still use the block
+            self.torch.cuda.cudart().cudaHostUnregister(self.registered)
+            self.registered = None
 
     def view(self, host, esize, dims, offset):
         """The arena's tensor of `dims` at byte `offset` (made once, then reused)."""
@@ -171,6 +189,17 @@ class Times:
         self.last = self.printed = time.perf_counter()
         self.graphs = None  # worker_graphs.Graphs, whose counts join the line
         self.slow, self.slow_s = 0, 0.0  # calls of SLOW_S or more, and their seconds
+        self.gc_runs, self.gc_s, self.gc_started = 0, 0.0, 0.0  # the collector's passes
+        self.cpu_from = None  # the process's CPU time when the first batch came
+        if self.on:
+            gc.callbacks.append(self._collected)
+
+    def _collected(self, phase, _info):
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        else:
+            self.gc_runs += 1
+            self.gc_s += time.perf_counter() - self.gc_started
 
     def mark(self, phase):
         if self.on:
@@ -188,6 +217,8 @@ class Times:
     def batch(self, cases):
         if not self.on:
             return
+        if self.cpu_from is None:  # from the first batch on: the start-up is not a case's
+            self.cpu_from, self.cpu_cases = time.process_time(), cases
         self.cases += cases
         self.batches += 1
         if self.last - self.printed >= 5.0:
@@ -198,10 +229,14 @@ class Times:
             return
         self.printed = self.last
         per = " ".join("%s %.1f" % (k, v * 1e6 / self.cases) for k, v in self.total.items())
+        after_first = self.cases - self.cpu_cases
+        if after_first > 0:  # CPU time, not the phases' wall time a loaded host stretches
+            per += ", cpu %.1f" % ((time.process_time() - self.cpu_from) * 1e6 / after_first)
         graphs = "; " + self.graphs.report() if self.graphs is not None else ""
         sys.stderr.write("gmfuzz_worker: %d cases in %d batches; us a case: %s; %d plain calls "
-                         "of 5 ms or more (%.2f s: compiles, loads)%s\n"
-                         % (self.cases, self.batches, per, self.slow, self.slow_s, graphs))
+                         "of 5 ms or more (%.2f s: compiles, loads); %d collections (%.3f s)%s\n"
+                         % (self.cases, self.batches, per, self.slow, self.slow_s, self.gc_runs,
+                            self.gc_s, graphs))
         sys.stderr.flush()
 
 
