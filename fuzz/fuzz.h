@@ -15,6 +15,7 @@
 #include "gm_error.h"
 #include "gm_json.h"
 #include "gm_oracle.h"
+#include "fuzz_defer.h"
 #include "harness.h"
 #include "triage.h"
 
@@ -117,6 +118,9 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
  *                           sequence in real PyTorch (three-way);
  *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
+ *   GMFUZZ_TARGET_BATCH     N: a libFuzzer job in keep-going mode checks
+ *                           an external target's inputs N at a time
+ *                           (fuzz_defer.h; default 32 for python:, else 1)
  *   GMFUZZ_KEEP_GOING       1: fuzzing goes on after a failure instead of
  *                           aborting, and each signature is saved once
  *                           (smoke tests, benchmarks; the engine then
@@ -134,6 +138,7 @@ typedef struct {
     uint64_t seen[FUZZ_HARNESS_SEEN_MAX]; /* keep-going: hashes of the signatures saved */
     size_t n_seen;
     harness_backend_restarts said; /* the target's restarts last printed for the driver */
+    fuzz_defer defer;              /* cap 0: every input checked on the target at once */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;

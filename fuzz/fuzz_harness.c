@@ -135,6 +135,30 @@ static bool fuzz_harness_reference(fuzz_harness *h, double timeout_s, gm_error *
     return true;
 }
 
+/* $GMFUZZ_TARGET_BATCH (fuzz_defer.h): how many inputs a libFuzzer job
+ * queues for an external target; by default FUZZ_HARNESS_PYTHON_BATCH for
+ * a python: target and 1 (none) otherwise. Only libFuzzer keeps a process
+ * across inputs, and only in keep-going mode is a finding not an abort of
+ * the input that showed it: otherwise it is 1. */
+#define FUZZ_HARNESS_PYTHON_BATCH 32
+#define FUZZ_HARNESS_BATCH_MAX 4096
+
+static bool fuzz_harness_batch(fuzz_harness *h, const harness_target_spec *t, const char *engine,
+                               gm_error *err) {
+    const char *v = fuzz_harness_env("GMFUZZ_TARGET_BATCH", NULL);
+    unsigned long n = t->kind == HARNESS_TARGET_PYTHON ? FUZZ_HARNESS_PYTHON_BATCH : 1;
+    if (v != NULL) {
+        char *end = NULL;
+        n = strtoul(v, &end, 10);
+        if (*end != '\0' || v[0] == '-' || n < 1 || n > FUZZ_HARNESS_BATCH_MAX) {
+            return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_BATCH: '%s' is not 1..%d", v,
+                                FUZZ_HARNESS_BATCH_MAX);
+        }
+    }
+    bool can = h->keep_going && strcmp(engine, "libfuzzer") == 0 && harness_target_is_external(t);
+    return n < 2 || !can || fuzz_defer_init(&h->defer, n, err);
+}
+
 bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err) {
     memset(h, 0, sizeof *h);
     h->check.engine = engine;
@@ -142,7 +166,8 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     if (!fuzz_harness_settings(h, err) || !fuzz_harness_load_baseline(h, err) ||
         !fuzz_harness_target(kind, &target, err) ||
         !harness_backend_open_target(&target, &h->backend, err) ||
-        !fuzz_harness_reference(h, target.timeout_s, err)) {
+        !fuzz_harness_reference(h, target.timeout_s, err) ||
+        !fuzz_harness_batch(h, &target, engine, err)) {
         fuzz_harness_close(h);
         return false;
     }
@@ -169,7 +194,17 @@ static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
     }
 }
 
+static fuzz_check_result fuzz_harness_flush(fuzz_harness *h);
+
 void fuzz_harness_close(fuzz_harness *h) {
+    if (h->defer.n > 0 && h->backend != NULL) { /* the job's end: its last inputs' targets */
+        fuzz_check_result r = fuzz_harness_flush(h);
+        if (r == FUZZ_CHECK_UNSAVED) {
+            fprintf(stderr, "gmfuzz: a failure of the last batch could not be saved in %s/\n",
+                    h->check.failure_dir);
+        }
+    }
+    fuzz_defer_free(&h->defer);
     harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
     if (h->backend != NULL) {
@@ -223,6 +258,9 @@ static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case 
     return r;
 }
 
+static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
+                                                   triage_finding *f);
+
 fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
                                    triage_finding *finding) {
     gm_case c;
@@ -234,8 +272,9 @@ fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t 
         return FUZZ_CHECK_BROKEN;
     }
     h->check.execs++;
-    fuzz_check_result r = h->keep_going ? fuzz_harness_check_once(h, &c, f)
-                                        : fuzz_check_case(&h->check, &c, f);
+    fuzz_check_result r = h->defer.cap > 0  ? fuzz_harness_run_deferred(h, &c, f)
+                          : h->keep_going ? fuzz_harness_check_once(h, &c, f)
+                                          : fuzz_check_case(&h->check, &c, f);
     gm_case_free(&c);
     fuzz_harness_say_restarts(h, false);
     return r;
@@ -271,16 +310,10 @@ void fuzz_harness_abort(fuzz_check_result r) {
     abort();
 }
 
-/* One case of a batch whose fused side is done: judge, and in keep-going
- * mode save a signature only the first time. */
-static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, harness_run_result *r,
-                                            triage_finding *f) {
-    gm_error err = {0};
-    h->check.execs++;
-    if (!harness_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
-        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
-        return FUZZ_CHECK_BROKEN;
-    }
+/* A case whose run is finished (harness_run_finish): decide, and in
+ * keep-going mode save a signature only the first time. */
+static fuzz_check_result fuzz_harness_judged_once(fuzz_harness *h, const gm_case *c,
+                                                  const harness_run_result *r, triage_finding *f) {
     fuzz_check_config quiet = h->check;
     quiet.failure_dir = NULL;
     fuzz_check_result res = fuzz_check_judged(h->keep_going ? &quiet : &h->check, c, r, f);
@@ -291,6 +324,88 @@ static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, h
             fprintf(stderr, "gmfuzz: new finding %s (saved in %s/), going on\n", f->signature,
                     h->check.failure_dir);
         }
+    }
+    return res;
+}
+
+/* One case of a batch whose fused side is done: the reference, then judge. */
+static fuzz_check_result fuzz_harness_judge(fuzz_harness *h, const gm_case *c, harness_run_result *r,
+                                            triage_finding *f) {
+    gm_error err = {0};
+    if (!harness_run_finish(h->check.legacy, c, h->check.level, r, &err)) {
+        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
+        return FUZZ_CHECK_BROKEN;
+    }
+    return fuzz_harness_judged_once(h, c, r, f);
+}
+
+/* The queued inputs on the target in one batch (fuzz_defer.h). An input
+ * whose target returned its model's buffers exactly was judged when it
+ * came, on the same buffers; the others (the target deviated, raised, died
+ * or hung, or the model's verdict was a new finding) are judged again on
+ * the target's, and saved as usual. */
+static fuzz_check_result fuzz_harness_flush(fuzz_harness *h) {
+    fuzz_defer *d = &h->defer;
+    size_t n = d->n;
+    gm_outputs *outs = calloc(n ? n : 1, sizeof *outs);
+    gm_error err = {0};
+    fuzz_check_result worst = FUZZ_CHECK_MATCH;
+    if (outs == NULL ||
+        !harness_backend_run_modeled(h->backend, d->ptrs, d->model_of, outs, n, &err)) {
+        fprintf(stderr, "gmfuzz: the batch failed: %s\n", err.msg[0] ? err.msg : "out of memory");
+        worst = FUZZ_CHECK_BROKEN;
+    }
+    fuzz_harness_say_restarts(h, false);
+    for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
+        if (outs[k].error == NULL && !d->rejudge[k]) {
+            continue;
+        }
+        harness_run_result r;
+        harness_run_result_init(&r);
+        r.fused = outs[k]; /* moved */
+        gm_outputs_init(&outs[k]);
+        triage_finding f;
+        fuzz_check_result res = fuzz_harness_judge(h, d->ptrs[k], &r, &f);
+        worst = res > worst ? res : worst;
+        harness_run_result_free(&r);
+    }
+    for (size_t k = 0; outs != NULL && k < n; k++) {
+        gm_outputs_free(&outs[k]);
+    }
+    free(outs);
+    fuzz_defer_clear(d);
+    return worst;
+}
+
+/* Deferred mode (fuzz_defer.h): the whole C side now, on the fused model's
+ * buffers; the target's with the queue. A case the model finds out of
+ * bounds is never sent (docs/TARGETS.md): it is judged now, for good. */
+static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
+                                                   triage_finding *f) {
+    harness_run_result r;
+    harness_run_result_init(&r);
+    gm_error err = {0};
+    bool safe = false;
+    if (!harness_backend_run_model(c, &r.fused, &safe, &err) ||
+        !harness_run_finish(h->check.legacy, c, h->check.level, &r, &err)) {
+        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
+        harness_run_result_free(&r);
+        return FUZZ_CHECK_BROKEN;
+    }
+    fuzz_check_result res;
+    if (!safe) {
+        res = fuzz_harness_judged_once(h, c, &r, f);
+    } else {
+        fuzz_check_config quiet = h->check;
+        quiet.failure_dir = NULL;
+        res = fuzz_check_judged(&quiet, c, &r, f);
+        bool rejudge = res == FUZZ_CHECK_FAILURE && !fuzz_harness_seen(h, f);
+        fuzz_defer_push(&h->defer, c, &r.fused, rejudge);
+    }
+    harness_run_result_free(&r);
+    if (fuzz_defer_due(&h->defer)) {
+        fuzz_check_result flushed = fuzz_harness_flush(h);
+        res = flushed >= FUZZ_CHECK_BROKEN ? flushed : res;
     }
     return res;
 }
@@ -312,6 +427,7 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
         runs[k].fused = outs[k]; /* moved */
         gm_outputs_init(&outs[k]);
         triage_finding f;
+        h->check.execs++;
         fuzz_check_result r = fuzz_harness_judge(h, cases[k], &runs[k], &f);
         *failures += r == FUZZ_CHECK_FAILURE;
         worst = r > worst ? r : worst;

@@ -147,6 +147,19 @@ bool harness_backend_run(harness_backend *b, const gm_case *c, gm_outputs *out, 
 bool harness_backend_run_batch(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
                                size_t n, gm_error *err);
 
+/* The fused model on the host (prior contents, then the builtin CPU
+ * execution): what an external target must return, and whether `c` is
+ * safe to send it (no out-of-bounds access; SPEC section 3). */
+bool harness_backend_run_model(const gm_case *c, gm_outputs *model, bool *safe, gm_error *err);
+
+/* An external target's batch whose fused models are already known (each
+ * safe): as harness_backend_run_batch without running them again; outs[i]
+ * is the target's, with the same errors (deviation from models[i], raised,
+ * crashed, hung). */
+bool harness_backend_run_modeled(harness_backend *b, const gm_case *const *cases,
+                                 const gm_outputs *const *models, gm_outputs *outs, size_t n,
+                                 gm_error *err);
+
 /* How many times the worker was replaced, by cause. */
 typedef struct {
     unsigned crashed; /* died, or a sticky device error */

@@ -188,12 +188,19 @@ harness_backend_restarts harness_backend_restart_counts(const harness_backend *b
 /* The fused model on the host into `model`: whether `c` is safe to send
  * (no out-of-bounds access); when it is not, `out` keeps the model's
  * verdict, else `out` holds the prior contents for the target. */
-static bool harness_backend_model_says_safe(const gm_case *c, gm_outputs *model, gm_outputs *out,
-                                            gm_error *err, bool *safe) {
+bool harness_backend_run_model(const gm_case *c, gm_outputs *model, bool *safe, gm_error *err) {
     if (!gm_outputs_prepare(model, c, err) || !harness_backend_cpu_run(c, model, err)) {
         return false;
     }
     *safe = model->error == NULL;
+    return true;
+}
+
+static bool harness_backend_model_says_safe(const gm_case *c, gm_outputs *model, gm_outputs *out,
+                                            gm_error *err, bool *safe) {
+    if (!harness_backend_run_model(c, model, safe, err)) {
+        return false;
+    }
     gm_outputs_free(out);
     return *safe ? gm_outputs_prepare(out, c, err) : gm_outputs_copy(out, model, err);
 }
@@ -319,48 +326,85 @@ static bool harness_backend_external_send(harness_backend *b, const gm_case *con
 
 /* What each sent case's result means for its fused outputs. */
 static void harness_backend_external_judge(harness_backend *b, const gm_case *const *cases,
-                                           gm_outputs *outs, const gm_outputs *models,
+                                           gm_outputs *outs, const gm_outputs *const *models,
                                            const size_t *sent, size_t n_sent) {
     for (size_t k = 0; k < n_sent; k++) {
         size_t i = sent[k];
         if (b->results[k].status != HARNESS_PYCALL_RETURNED) {
             harness_backend_target_failed(b, cases[i], &outs[i], &b->results[k]);
         } else {
-            harness_backend_check_deviation(cases[i], &models[i], &outs[i]);
+            harness_backend_check_deviation(cases[i], models[i], &outs[i]);
         }
     }
+}
+
+/* The cases `sent`, which their fused models (models[i]) found safe, on the
+ * target in one batch; outs[i] hold their prior contents. */
+static bool harness_backend_external_modeled(harness_backend *b, const gm_case *const *cases,
+                                             const gm_outputs *const *models, gm_outputs *outs,
+                                             const size_t *sent, size_t n_sent, gm_error *err) {
+    bool ok = harness_backend_external_send(b, cases, outs, sent, n_sent, err);
+    bool broke = false;
+    for (size_t k = 0; ok && k < n_sent; k++) {
+        broke = broke || b->results[k].status >= HARNESS_PYCALL_CRASHED;
+    }
+    if (ok && broke && n_sent > 1) {
+        return harness_backend_external_bisect(b, cases, outs, sent, n_sent, err);
+    }
+    if (ok) {
+        harness_backend_external_judge(b, cases, outs, models, sent, n_sent);
+    }
+    return ok;
 }
 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
                                            gm_outputs *outs, size_t n, gm_error *err) {
     size_t *sent = calloc(n ? n : 1, sizeof *sent), n_sent = 0;
     gm_outputs *models = calloc(n ? n : 1, sizeof *models);
-    bool ok = sent != NULL && models != NULL && harness_backend_results_room(b, n, err);
-    if (sent == NULL || models == NULL) {
+    const gm_outputs **model_of = calloc(n ? n : 1, sizeof *model_of);
+    bool ok = sent != NULL && models != NULL && model_of != NULL &&
+              harness_backend_results_room(b, n, err);
+    if (sent == NULL || models == NULL || model_of == NULL) {
         gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
     }
     for (size_t i = 0; ok && i < n; i++) {
         bool safe = false;
+        model_of[i] = &models[i];
         ok = harness_backend_model_says_safe(cases[i], &models[i], &outs[i], err, &safe);
         if (ok && safe) {
             sent[n_sent++] = i;
         }
     }
-    ok = ok && harness_backend_external_send(b, cases, outs, sent, n_sent, err);
-    bool broke = false;
-    for (size_t k = 0; ok && k < n_sent; k++) {
-        broke = broke || b->results[k].status >= HARNESS_PYCALL_CRASHED;
-    }
-    if (ok && broke && n_sent > 1) {
-        ok = harness_backend_external_bisect(b, cases, outs, sent, n_sent, err);
-    } else if (ok) {
-        harness_backend_external_judge(b, cases, outs, models, sent, n_sent);
-    }
+    ok = ok && harness_backend_external_modeled(b, cases, model_of, outs, sent, n_sent, err);
     for (size_t i = 0; models != NULL && i < n; i++) {
         gm_outputs_free(&models[i]);
     }
+    free(model_of);
     free(models);
     free(sent);
+    return ok;
+}
+
+bool harness_backend_run_modeled(harness_backend *b, const gm_case *const *cases,
+                                 const gm_outputs *const *models, gm_outputs *outs, size_t n,
+                                 gm_error *err) {
+    if (!harness_target_is_external(&b->spec)) {
+        return gm_error_set(err, GM_ERR_USAGE,
+                            "harness_backend_run_modeled: the builtin %s is not an external target",
+                            harness_target_backend_name(b->spec.builtin));
+    }
+    size_t *all = calloc(n ? n : 1, sizeof *all);
+    bool ok = all != NULL && harness_backend_results_room(b, n, err);
+    if (all == NULL) {
+        gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        all[i] = i;
+        gm_outputs_free(&outs[i]);
+        ok = gm_outputs_prepare(&outs[i], cases[i], err);
+    }
+    ok = ok && harness_backend_external_modeled(b, cases, models, outs, all, n, err);
+    free(all);
     return ok;
 }
 

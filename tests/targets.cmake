@@ -90,6 +90,25 @@ foreach(what raised:raise crashed:segfault hung:hang)
                           --batch 8 --time 120 --no-minimize
                           --out ${GMFUZZ_TARGETS_OUT}/survives_${fault})
 endforeach()
+# The same in a libFuzzer campaign, whose job checks its inputs on the
+# target 32 at a time (fuzz/fuzz_defer.h): the batch that raised, died or
+# hung is found out case by case, and the campaign goes on.
+if(GMFUZZ_FUZZ_ACTIVE)
+  foreach(what raised:raise crashed:segfault hung:hang)
+    string(REPLACE ":" ";" pair ${what})
+    list(GET pair 0 class)
+    list(GET pair 1 fault)
+    gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-" LABELS fuzz
+                       ENV GMFUZZ_TORCH_FAULT=${fault}
+                       ARGS fuzz ${TORCH_CPU} --target-timeout 2 --runs 100 --jobs 1 --seed 5
+                            --time 40 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_survives_${fault})
+  endforeach()
+  # Checked one input at a time (GMFUZZ_TARGET_BATCH=1), a fault is found too.
+  gmfuzz_target_test(fuzz_unbatched_finds_floor_div 1 "found [0-9]+ new signature" LABELS fuzz
+                     ENV GMFUZZ_TORCH_FAULT=floor_div GMFUZZ_TARGET_BATCH=1
+                     ARGS fuzz ${TORCH_CPU} --runs 20000 --jobs 1 --seed 3 --time 120
+                          --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_unbatched)
+endif()
 # ... and a raise when the worker stages a placed batch, as on CUDA.
 gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|-"
                    ENV GMFUZZ_TORCH_FAULT=raise GMFUZZ_WORKER_IN_PLACE=0
