@@ -29,7 +29,7 @@ static const char cmd_sweep_usage[] =
     "  --shape-run N             cases drawn per shape: the same sizes and scalars,\n"
     "                            new contents (default 1); for a python: worker\n"
     "                            replaying CUDA graphs (GMFUZZ_TARGET_GRAPHS=1)\n"
-    "  --cases N                 cases in all, split over the jobs, then stop\n"
+    "  --cases N                 cases per job, then stop\n"
     "  --seed N                  generator seed of job 0 (job k: N + k)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
     "  --jobs N                  sweep processes (default: all cores)\n"

@@ -31,7 +31,7 @@ foreach(cmd run replay agree bench minimize promote triage show report fuzz swee
   gmfuzz_cli_test(help_${cmd} 0 "^usage: gmfuzz ${cmd} " "${cmd}|--help")
 endforeach()
 gmfuzz_cli_test(help_sweep_flags 0 "^  --batch N  +cases per round trip" "sweep|--help")
-gmfuzz_cli_test(help_sweep_not_fuzz 0 "^  --cases N  +cases in all, split over the jobs, then stop$"
+gmfuzz_cli_test(help_sweep_not_fuzz 0 "^  --cases N  +cases per job, then stop$"
                 "sweep|--help")
 gmfuzz_cli_test(help_sweep_job_flags 0 "^usage: gmfuzz sweep-job \\[-max_total_time=S\\]"
                 "sweep-job|-h")
