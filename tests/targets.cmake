@@ -45,6 +45,16 @@ gmfuzz_target_test(sweep_staged_finds_floor_div 1 "found [0-9]+ new signature"
                    ENV GMFUZZ_WORKER_IN_PLACE=0 GMFUZZ_TORCH_FAULT=floor_div
                    ARGS sweep ${TORCH_CPU} --cases 20000 --jobs 1 --seed 3 --time 120
                         --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/sweep_staged)
+# On a GPU: the examples on CUDA, placed batches used in place (the shared block
+# registered, a device mirror) and staged (GMFUZZ_WORKER_IN_PLACE=0).
+gmfuzz_target_test(triton_vectors_cuda 0 "^250 passed, 0 failed" LABELS gpu ENV REQUIRE=triton
+                   ARGS replay --target python:${PROJECT_SOURCE_DIR}/examples/triton_fused.py
+                        ${GMFUZZ_VECTORS})
+gmfuzz_target_test(torch_vectors_cuda 0 "^250 passed, 0 failed" LABELS gpu ENV REQUIRE=cuda
+                   ARGS replay --target ${GMFUZZ_TORCH_TARGET} ${GMFUZZ_VECTORS})
+gmfuzz_target_test(torch_vectors_cuda_staged 0 "^250 passed, 0 failed" LABELS gpu
+                   ENV REQUIRE=cuda GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS replay --target ${GMFUZZ_TORCH_TARGET} ${GMFUZZ_VECTORS})
 gmfuzz_target_test(legacy_vectors 0 "^250 passed, 0 failed"
                    ARGS replay --reference python: ${GMFUZZ_VECTORS})
 # ... and on 20,000 generated cases (a reference_drift would be new). The

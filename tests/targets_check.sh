@@ -2,14 +2,24 @@
 # One check of a python: target or the torch reference through the real
 # worker (docs/TARGETS.md). Skips (77) when the test interpreter has no torch.
 #   targets_check.sh PYTHON GMFUZZ OUT (a folder the args may use; OUT.log the output) EXPECT_RC EXPECT_REGEX [ENV=V...] -- gmfuzz args...
+# REQUIRE=cuda among the ENVs (not passed on): skips unless torch sees a CUDA
+# device; REQUIRE=triton: and Triton imports too.
 set -u
 python="$1" gmfuzz="$2" out="$3" want_rc="$4" want="$5"
 shift 5
 envs=()
-while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+probe="import torch"
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+  case "$1" in
+    REQUIRE=cuda) probe="import torch; assert torch.cuda.is_available()" ;;
+    REQUIRE=triton) probe="import torch, triton; assert torch.cuda.is_available()" ;;
+    *) envs+=("$1") ;;
+  esac
+  shift
+done
 shift
-if ! "$python" -c "import torch" >/dev/null 2>&1; then
-  echo "SKIP: $python cannot import torch (apt-get install python3-torch)"
+if ! "$python" -c "$probe" >/dev/null 2>&1; then
+  echo "SKIP: $python cannot run: $probe (apt-get install python3-torch; a GPU for CUDA)"
   exit 77
 fi
 rm -rf "$out"; mkdir -p "$(dirname "$out")"
