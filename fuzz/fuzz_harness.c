@@ -240,12 +240,19 @@ static void fuzz_harness_mark_seen(fuzz_harness *h, const triage_finding *f) {
     }
 }
 
+/* The harness's check with saving off: to learn a verdict, whose new
+ * signatures are then saved once. */
+static fuzz_check_config fuzz_harness_quiet(const fuzz_harness *h) {
+    fuzz_check_config quiet = h->check;
+    quiet.failure_dir = NULL;
+    return quiet;
+}
+
 /* Keep-going: check without saving, and run a new signature's case once
  * more with saving on. */
 static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case *c,
                                                  triage_finding *f) {
-    fuzz_check_config quiet = h->check;
-    quiet.failure_dir = NULL;
+    fuzz_check_config quiet = fuzz_harness_quiet(h);
     fuzz_check_result r = fuzz_check_case(&quiet, c, f);
     if (r == FUZZ_CHECK_FAILURE && !fuzz_harness_seen(h, f)) {
         r = fuzz_check_case(&h->check, c, f);
@@ -314,8 +321,7 @@ void fuzz_harness_abort(fuzz_check_result r) {
  * keep-going mode save a signature only the first time. */
 static fuzz_check_result fuzz_harness_judged_once(fuzz_harness *h, const gm_case *c,
                                                   const harness_run_result *r, triage_finding *f) {
-    fuzz_check_config quiet = h->check;
-    quiet.failure_dir = NULL;
+    fuzz_check_config quiet = fuzz_harness_quiet(h);
     fuzz_check_result res = fuzz_check_judged(h->keep_going ? &quiet : &h->check, c, r, f);
     if (res == FUZZ_CHECK_FAILURE && h->keep_going && !fuzz_harness_seen(h, f)) {
         res = fuzz_check_judged(&h->check, c, r, f);
@@ -396,8 +402,7 @@ static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
     if (!safe) {
         res = fuzz_harness_judged_once(h, c, &r, f);
     } else {
-        fuzz_check_config quiet = h->check;
-        quiet.failure_dir = NULL;
+        fuzz_check_config quiet = fuzz_harness_quiet(h);
         res = fuzz_check_judged(&quiet, c, &r, f);
         bool rejudge = res == FUZZ_CHECK_FAILURE && !fuzz_harness_seen(h, f);
         fuzz_defer_push(&h->defer, c, &r.fused, rejudge);

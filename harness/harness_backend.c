@@ -185,9 +185,6 @@ harness_backend_restarts harness_backend_restart_counts(const harness_backend *b
 
 /* ---- external targets ------------------------------------------------------ */
 
-/* The fused model on the host into `model`: whether `c` is safe to send
- * (no out-of-bounds access); when it is not, `out` keeps the model's
- * verdict, else `out` holds the prior contents for the target. */
 bool harness_backend_run_model(const gm_case *c, gm_outputs *model, bool *safe, gm_error *err) {
     if (!gm_outputs_prepare(model, c, err) || !harness_backend_cpu_run(c, model, err)) {
         return false;
@@ -196,6 +193,9 @@ bool harness_backend_run_model(const gm_case *c, gm_outputs *model, bool *safe, 
     return true;
 }
 
+/* The fused model on the host into `model`: whether `c` is safe to send
+ * (no out-of-bounds access); when it is not, `out` keeps the model's
+ * verdict, else `out` holds the prior contents for the target. */
 static bool harness_backend_model_says_safe(const gm_case *c, gm_outputs *model, gm_outputs *out,
                                             gm_error *err, bool *safe) {
     if (!harness_backend_run_model(c, model, safe, err)) {

@@ -318,13 +318,7 @@ class Runner:
         for run in runs:
             self.run_shape(calls, tensors, run, raised)
         times.mark("graphs")
-        if self.cuda:
-            try:
-                if out_end:
-                    arena.host[:out_end].copy_(arena.dev[:out_end], non_blocking=True)
-                self.torch.cuda.synchronize()
-            except Exception as e:
-                self.device_error("synchronize after the batch", e)
+        self.finish_batch(arena, 0, out_end)
         times.mark("sync")
         self.answer(calls, tensors, raised, block)
         times.mark("answer")
@@ -346,18 +340,24 @@ class Runner:
         raised, arena = {}, self.block_arena
         self.run_plain(calls, tensors, range(len(calls)), 0, end, raised, arena)
         times.mark("calls")
-        if self.cuda:
-            try:
-                if out_end:
-                    span = slice(out_begin, out_end)
-                    arena.host[span].copy_(arena.dev[span], non_blocking=True)
-                self.torch.cuda.synchronize()
-            except Exception as e:
-                self.device_error("synchronize after the batch", e)
-            times.mark("sync")
+        self.finish_batch(arena, out_begin, out_end)
+        times.mark("sync")
         self.answer(calls, tensors, raised, self.block, in_place=True)
         times.mark("answer")
         times.batch(len(calls))
+
+    def finish_batch(self, arena, out_begin, out_end):
+        """On CUDA, the batch's end: the bytes [out_begin, out_end) of the arena's device
+        copy back into its host buffer (none when out_end is 0), then one synchronize."""
+        if not self.cuda:
+            return
+        try:
+            if out_end:
+                span = slice(out_begin, out_end)
+                arena.host[span].copy_(arena.dev[span], non_blocking=True)
+            self.torch.cuda.synchronize()
+        except Exception as e:
+            self.device_error("synchronize after the batch", e)
 
     def lay_out(self, calls, tensors, groups):
         """Gives every tensor its place in the arena (appended to its entry): the plain calls'

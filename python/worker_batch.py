@@ -29,8 +29,8 @@ class Arena:
     Either the worker's own staging buffer, which grows as needed and is reused from batch
     to batch, or (`block`) the block gmfuzz shares (SHARE), used where it lies, its size
     fixed: on CUDA it is registered with the driver (cudaHostRegister: pinned in place, so
-    that the copies to and from its device mirror need no staging); register_error says
-    why that failed, and the worker then stages from it instead."""
+    that the copies to and from its device mirror need no staging); where that fails the
+    constructor raises RuntimeError, and the worker stages from the block instead."""
 
     def __init__(self, torch, device, block=None):
         self.torch, self.cuda = torch, device == "cuda"
@@ -190,7 +190,7 @@ class Times:
         self.graphs = None  # worker_graphs.Graphs, whose counts join the line
         self.slow, self.slow_s = 0, 0.0  # calls of SLOW_S or more, and their seconds
         self.gc_runs, self.gc_s, self.gc_started = 0, 0.0, 0.0  # the collector's passes
-        self.cpu_from = None  # the process's CPU time when the first batch came
+        self.cpu_from, self.cpu_cases = None, 0  # CPU time and cases at the first batch
         if self.on:
             gc.callbacks.append(self._collected)
 
