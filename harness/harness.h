@@ -65,6 +65,9 @@ typedef enum {
 #define HARNESS_TARGET_PATH_MAX 1024
 #define HARNESS_TARGET_NAME_MAX 128
 #define HARNESS_TARGET_DEFAULT_TIMEOUT_S 10.0
+/* A compile or a load of the target's JIT (docs/TARGETS.md, "Compiles and
+ * loads") is not execution: it has a limit of its own. */
+#define HARNESS_TARGET_DEFAULT_COMPILE_TIMEOUT_S 300.0
 
 typedef struct {
     harness_target_kind kind;
@@ -72,7 +75,10 @@ typedef struct {
     char path[HARNESS_TARGET_PATH_MAX];     /* lib: the library; python: MODULE ("" = sglang's) */
     char function[HARNESS_TARGET_NAME_MAX]; /* python: FUNCTION ("" = the role's default) */
     bool device_cpu;                        /* python: tensors on the CPU (--target-device cpu) */
-    double timeout_s;                       /* external: the limit of one call */
+    double timeout_s;                       /* external: the limit of one call's execution */
+    double compile_timeout_s;               /* external: the limit of one compile or load, and
+                                             * of a re-run that confirms a hang of a target
+                                             * whose compiles gmfuzz cannot see */
     char hub[HARNESS_TARGET_NAME_MAX];      /* "": run here; else the target hub @hub runs it */
 } harness_target_spec;
 
@@ -166,6 +172,32 @@ typedef struct {
     unsigned hung;    /* no answer within the target timeout */
 } harness_backend_restarts;
 harness_backend_restarts harness_backend_restart_counts(const harness_backend *b);
+
+/* What the target's JIT did (a python: worker watching Triton or
+ * python/gmfuzz_jit.py; docs/TARGETS.md, "Compiles and loads"): kernels
+ * compiled, kernels loaded from an on-disk cache, and their seconds. */
+typedef struct {
+    uint64_t compiles, loads;
+    double seconds;
+} harness_backend_jit;
+harness_backend_jit harness_backend_jit_counts(const harness_backend *b);
+
+/* A crash or a hang is confirmed before it is a finding: the case runs
+ * again alone on a fresh worker (with the compile limit where gmfuzz cannot
+ * see the target's compiles). One that does not happen again is
+ * unreliable: counted here, written to the unreliable folder when one is
+ * set (harness_backend_set_unreliable_dir), and the case is judged on its
+ * second run. */
+typedef struct {
+    unsigned crashed, hung;
+} harness_backend_unreliable;
+harness_backend_unreliable harness_backend_unreliable_counts(const harness_backend *b);
+
+/* Whether crashes and hangs are confirmed (the default). The minimizer
+ * turns it off: the signature it keeps was confirmed when found, and a
+ * re-run per step would cost it a call's limit (or the compile limit) each
+ * time. */
+void harness_backend_set_confirm(harness_backend *b, bool confirm);
 void harness_backend_close(harness_backend *b);
 harness_backend_kind harness_backend_kind_of(const harness_backend *b);
 
@@ -173,6 +205,11 @@ harness_backend_kind harness_backend_kind_of(const harness_backend *b);
  * error, sticky ones included), before it resets the device and reports
  * the error; NULL (the default): not saved. The folder is created. */
 void harness_backend_set_crash_dir(harness_backend *b, const char *dir);
+
+/* Where an unreliable crash or hang is kept (a case file with what happened
+ * each time: docs/FORMATS.md, "Unreliable findings"); NULL (the default):
+ * counted only. The folder is created when the first one comes. */
+void harness_backend_set_unreliable_dir(harness_backend *b, const char *dir);
 
 /* ---- one differential run (harness_run.c) --------------------------------
  * In the Cryptofuzz manner: the same typed operation through every

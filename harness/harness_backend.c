@@ -1,55 +1,53 @@
-#define _XOPEN_SOURCE 700 /* realpath */
+/* harness_backend: the seam (harness.h). A backend is a target's table of
+ * operations (harness_target_ops.h: one file per kind) and what every
+ * target shares, which lives here: for a builtin target, a failed case is
+ * a failed run (the case saved first); for an external one, the fused
+ * model's screen, the deviation check, the bisection of a batch that broke
+ * and the confirmation of a crash or a hang before it is a finding. */
 #include "harness_backend.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "gm_json.h"
-#include "gm_sha256.h"
 #include "harness_backend_cpu.h"
-#include "harness_backend_cuda.h"
 #include "harness_crash.h"
-#include "harness_hub_client.h"
-#include "harness_pycall.h"
-#include "harness_pyworker.h"
-#include "harness_worker.h"
+#include "harness_target_ops.h"
 
 struct harness_backend {
     harness_target_spec spec;
-    harness_worker *worker;   /* the GPU backends and lib: run in a worker process */
-    harness_pyworker *python; /* python: */
-    harness_hub_client *hub;  /* any target, run by a target hub (spec.hub) */
-    harness_pybatch *batch;
-    harness_pycall_result *results;
-    size_t results_cap;
+    const harness_target_ops *ops;
+    harness_target_impl *impl;
+    harness_pycall_result *results; /* one per case sent, for ops->run */
+    const gm_case **picked;
+    gm_outputs **into;
+    size_t cap;
     bool has_identity;
     gm_target_record identity;
     char *crash_dir;
+    char *unreliable_dir;
+    harness_backend_unreliable unreliable;
+    bool no_confirm; /* harness_backend_set_confirm(b, false) */
 };
 
-static bool harness_backend_alloc(const harness_target_spec *spec, harness_backend **out,
-                                  gm_error *err) {
-    *out = calloc(1, sizeof **out);
-    if (*out == NULL) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory opening a backend");
+void harness_target_results_returned(harness_pycall_result *results, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        results[i] = (harness_pycall_result){.status = HARNESS_PYCALL_RETURNED};
     }
-    (*out)->spec = *spec;
-    return true;
 }
 
-static bool harness_backend_open_builtin(harness_backend *b, gm_error *err) {
-    static const harness_cuda_mode modes[HARNESS_BACKEND_COUNT] = {
-        [HARNESS_BACKEND_CUDA] = HARNESS_CUDA_CHECKED,
-        [HARNESS_BACKEND_CUDA_GRAPH] = HARNESS_CUDA_GRAPH,
-        [HARNESS_BACKEND_CUDA_RAW] = HARNESS_CUDA_RAW,
+/* Which file runs `spec`: through a hub any target, else by its kind. */
+static const harness_target_ops *harness_backend_ops_for(const harness_target_spec *spec) {
+    static const harness_target_ops *const by_kind[HARNESS_BACKEND_COUNT] = {
+        [HARNESS_BACKEND_CPU] = &harness_target_cpu_ops,
+        [HARNESS_BACKEND_CUDA] = &harness_target_gpu_ops,
+        [HARNESS_BACKEND_CUDA_GRAPH] = &harness_target_gpu_ops,
+        [HARNESS_BACKEND_CUDA_RAW] = &harness_target_gpu_ops,
+        [HARNESS_BACKEND_LIB] = &harness_target_lib_ops,
+        [HARNESS_BACKEND_PYTHON] = &harness_target_python_ops,
     };
-    harness_backend_kind kind = b->spec.builtin;
-    return kind == HARNESS_BACKEND_CPU || harness_worker_start(modes[kind], &b->worker, err);
+    return spec->hub[0] ? &harness_target_hub_ops : by_kind[spec->builtin];
 }
 
 static char *harness_backend_strdup(const char *s) {
@@ -64,16 +62,15 @@ static char *harness_backend_strdup(const char *s) {
     return d;
 }
 
-/* The reproducer's "target": the spec, its kind, and what the worker or
- * the library file says it is. */
-static bool harness_backend_record_identity(harness_backend *b, const gm_target_record *seen,
+/* The reproducer's "target": the spec, its kind, and what the target says
+ * it is (module, file, sha256...). */
+static bool harness_backend_record_identity(harness_backend *b, gm_target_record *seen,
                                             gm_error *err) {
     char spec[HARNESS_TARGET_PATH_MAX + 200];
     harness_target_format(&b->spec, spec, sizeof spec);
     gm_target_record *t = &b->identity;
-    if (seen != NULL && !gm_target_record_copy(t, seen)) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory recording the target");
-    }
+    *t = *seen; /* taken over */
+    memset(seen, 0, sizeof *seen);
     free(t->spec);
     free(t->kind);
     t->spec = harness_backend_strdup(spec);
@@ -83,52 +80,21 @@ static bool harness_backend_record_identity(harness_backend *b, const gm_target_
            gm_error_set(err, GM_ERR_MEMORY, "out of memory recording the target");
 }
 
-static bool harness_backend_open_python(harness_backend *b, gm_error *err) {
-    harness_pyworker_config cfg = {
-        .role = HARNESS_PYWORKER_FUSED,
-        .module = b->spec.path,
-        .function = b->spec.function,
-        .device_cpu = b->spec.device_cpu,
-        .timeout_s = b->spec.timeout_s,
-    };
-    return harness_pybatch_new(&b->batch, err) && harness_pyworker_start(&cfg, &b->python, err) &&
-           harness_backend_record_identity(b, harness_pyworker_identity(b->python), err);
-}
-
-static bool harness_backend_open_lib(harness_backend *b, gm_error *err) {
-    char real[PATH_MAX], digest[65];
-    if (realpath(b->spec.path, real) == NULL) {
-        return gm_error_set(err, GM_ERR_DEVICE, "lib target %s: %s", b->spec.path,
-                            strerror(errno));
-    }
-    if (!gm_sha256_file(real, digest, err) ||
-        !harness_worker_start_lib(real, b->spec.timeout_s, &b->worker, err)) {
-        return false;
-    }
-    gm_target_record seen = {.file = real, .sha256 = digest};
-    return harness_backend_record_identity(b, &seen, err);
-}
-
-/* The target runs in the hub @spec.hub; an external one's record is the
- * hub's. */
-static bool harness_backend_open_hub(harness_backend *b, gm_error *err) {
-    if (!harness_hub_client_open(b->spec.hub, &b->hub, err)) {
-        return false;
-    }
-    const gm_target_record *seen = harness_hub_client_identity(b->hub);
-    return !harness_target_is_external(&b->spec) || harness_backend_record_identity(b, seen, err);
-}
-
 bool harness_backend_open_target(const harness_target_spec *spec, harness_backend **out,
                                  gm_error *err) {
-    harness_backend *b = NULL;
-    if (!harness_backend_alloc(spec, &b, err)) {
-        return false;
+    harness_backend *b = calloc(1, sizeof *b);
+    if (b == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory opening a backend");
     }
-    bool ok = spec->hub[0]                          ? harness_backend_open_hub(b, err)
-              : spec->kind == HARNESS_TARGET_PYTHON ? harness_backend_open_python(b, err)
-              : spec->kind == HARNESS_TARGET_LIB    ? harness_backend_open_lib(b, err)
-                                                    : harness_backend_open_builtin(b, err);
+    b->spec = *spec;
+    b->ops = harness_backend_ops_for(spec);
+    gm_target_record seen = {0};
+    bool has_seen = false;
+    bool ok = b->ops->open(spec, &b->impl, &seen, &has_seen, err);
+    b->ops = ok ? b->ops : NULL; /* nothing to close */
+    ok = ok && (!has_seen || !harness_target_is_external(spec) ||
+                harness_backend_record_identity(b, &seen, err));
+    gm_target_record_free(&seen);
     if (!ok) {
         harness_backend_close(b);
         return false;
@@ -147,19 +113,28 @@ void harness_backend_close(harness_backend *b) {
     if (b == NULL) {
         return;
     }
-    harness_worker_stop(b->worker);
-    harness_pyworker_stop(b->python);
-    harness_hub_client_close(b->hub);
-    harness_pybatch_free(b->batch);
+    if (b->ops != NULL) {
+        b->ops->close(b->impl);
+    }
     free(b->results);
+    free(b->picked);
+    free(b->into);
     gm_target_record_free(&b->identity);
     free(b->crash_dir);
+    free(b->unreliable_dir);
     free(b);
 }
 
 void harness_backend_set_crash_dir(harness_backend *b, const char *dir) {
     free(b->crash_dir);
     b->crash_dir = harness_backend_strdup(dir);
+}
+
+void harness_backend_set_confirm(harness_backend *b, bool confirm) { b->no_confirm = !confirm; }
+
+void harness_backend_set_unreliable_dir(harness_backend *b, const char *dir) {
+    free(b->unreliable_dir);
+    b->unreliable_dir = harness_backend_strdup(dir);
 }
 
 harness_backend_kind harness_backend_kind_of(const harness_backend *b) { return b->spec.builtin; }
@@ -170,17 +145,100 @@ const gm_target_record *harness_backend_identity(const harness_backend *b) {
 }
 
 harness_backend_restarts harness_backend_restart_counts(const harness_backend *b) {
-    harness_backend_restarts r = {0};
-    if (b->hub != NULL) {
-        r = harness_hub_client_restarts(b->hub);
-    } else if (b->python != NULL) {
-        r.crashed = harness_pyworker_restarts(b->python, HARNESS_PYCALL_CRASHED);
-        r.hung = harness_pyworker_restarts(b->python, HARNESS_PYCALL_HUNG);
-    } else if (b->worker != NULL) {
-        r.crashed = harness_worker_restarts(b->worker);
-        r.hung = harness_worker_hangs(b->worker);
+    return b->ops->counts(b->impl).restarts;
+}
+
+harness_backend_jit harness_backend_jit_counts(const harness_backend *b) {
+    return b->ops->counts(b->impl).jit;
+}
+
+harness_backend_unreliable harness_backend_unreliable_counts(const harness_backend *b) {
+    return b->unreliable;
+}
+
+/* ---- sending cases ----------------------------------------------------------- */
+
+static bool harness_backend_room(harness_backend *b, size_t n, gm_error *err) {
+    if (n <= b->cap) {
+        return true;
     }
-    return r;
+    harness_pycall_result *r = realloc(b->results, n * sizeof *r);
+    b->results = r != NULL ? r : b->results;
+    const gm_case **p = realloc(b->picked, n * sizeof *p);
+    b->picked = p != NULL ? p : b->picked;
+    gm_outputs **o = realloc(b->into, n * sizeof *o);
+    b->into = o != NULL ? o : b->into;
+    if (r == NULL || p == NULL || o == NULL) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
+    }
+    b->cap = n;
+    return true;
+}
+
+/* The cases `sent` (indices into cases/outs; NULL: all n) on the target in
+ * one batch, each call bounded by `limit_s` (0: the spec's timeout);
+ * b->results[k] for the k-th. */
+static bool harness_backend_send(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
+                                 const size_t *sent, size_t n, double limit_s, gm_error *err) {
+    if (!harness_backend_room(b, n ? n : 1, err)) {
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i = sent != NULL ? sent[k] : k;
+        b->picked[k] = cases[i];
+        b->into[k] = &outs[i];
+    }
+    return b->ops->run(b->impl, b->picked, b->into, n, limit_s, b->results, err);
+}
+
+/* Saves `c` under the crash folder with `what`; `note` says where (or why
+ * not), "" when there is no crash folder. */
+static void harness_backend_save_crash(const harness_backend *b, const gm_case *c,
+                                       const char *what, char *note, size_t size) {
+    note[0] = '\0';
+    if (b->crash_dir == NULL) {
+        return;
+    }
+    char path[1024];
+    gm_error save_err = {0};
+    if (harness_crash_save(b->crash_dir, c, what, path, sizeof path, &save_err)) {
+        snprintf(note, size, "case saved to %s", path);
+    } else {
+        snprintf(note, size, "case NOT saved: %.1000s", save_err.msg);
+    }
+}
+
+/* ---- builtin targets ------------------------------------------------------- */
+
+/* A builtin backend's failure on a case is the failure of the run, the case
+ * saved first; the next case starts a fresh worker. */
+static bool harness_backend_builtin_batch(harness_backend *b, const gm_case *const *cases,
+                                          gm_outputs *outs, size_t n, gm_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        if (!gm_outputs_prepare(&outs[i], cases[i], err)) {
+            return false;
+        }
+    }
+    if (!harness_backend_send(b, cases, outs, NULL, n, 0, err)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const harness_pycall_result *res = &b->results[i];
+        if (res->status == HARNESS_PYCALL_RETURNED) {
+            continue;
+        }
+        char saved[1200], hub[HARNESS_TARGET_NAME_MAX + 32] = "";
+        harness_backend_save_crash(b, cases[i], res->message, saved, sizeof saved);
+        if (b->spec.hub[0]) {
+            snprintf(hub, sizeof hub, " (target hub @%s)", b->spec.hub);
+        }
+        return gm_error_set(err, GM_ERR_DEVICE,
+                            "backend %s: device error: %.1500s; %s; later runs go on, on a fresh "
+                            "worker%s",
+                            harness_target_backend_name(b->spec.builtin), res->message,
+                            saved[0] ? saved : "case not saved (no crash folder)", hub);
+    }
+    return true;
 }
 
 /* ---- external targets ------------------------------------------------------ */
@@ -225,56 +283,90 @@ static void harness_backend_check_deviation(const gm_case *c, const gm_outputs *
     }
 }
 
-/* A target's failure on `c` as the fused side's error; the case is saved
- * first when the worker died or hung. */
-static void harness_backend_target_failed(harness_backend *b, const gm_case *c, gm_outputs *out,
-                                          const harness_pycall_result *res) {
-    const char *prefix = res->status == HARNESS_PYCALL_RAISED ? GM_TARGET_RAISED_PREFIX
-                         : res->status == HARNESS_PYCALL_HUNG ? GM_TARGET_HUNG_PREFIX
-                                                              : GM_TARGET_CRASHED_PREFIX;
-    char saved[1200] = "";
-    if (res->status != HARNESS_PYCALL_RAISED && b->crash_dir != NULL) {
-        char path[1024];
-        gm_error save_err = {0};
-        if (harness_crash_save(b->crash_dir, c, res->message, path, sizeof path, &save_err)) {
-            snprintf(saved, sizeof saved, " (case saved to %s)", path);
-        } else {
-            snprintf(saved, sizeof saved, " (case NOT saved: %.1000s)", save_err.msg);
-        }
-    }
-    gm_outputs_set_error(out, "%s%s%s", prefix, res->message, saved);
+static const char *harness_backend_prefix(harness_pycall_status s) {
+    return s == HARNESS_PYCALL_RAISED ? GM_TARGET_RAISED_PREFIX
+           : s == HARNESS_PYCALL_HUNG ? GM_TARGET_HUNG_PREFIX
+                                      : GM_TARGET_CRASHED_PREFIX;
 }
 
-static bool harness_backend_results_room(harness_backend *b, size_t n, gm_error *err) {
-    if (n <= b->results_cap) {
+/* What one case's result means for its fused outputs. */
+static void harness_backend_judge_one(const gm_case *c, const gm_outputs *model, gm_outputs *out,
+                                      const harness_pycall_result *res, const char *note) {
+    if (res->status == HARNESS_PYCALL_RETURNED) {
+        harness_backend_check_deviation(c, model, out);
+    } else {
+        gm_outputs_set_error(out, "%s%s%s%s%s", harness_backend_prefix(res->status), res->message,
+                             note[0] ? " (" : "", note, note[0] ? ")" : "");
+    }
+}
+
+/* Keeps an unreliable crash or hang: the case, what happened the first
+ * time and on the re-run, in the unreliable folder. */
+static void harness_backend_keep_unreliable(harness_backend *b, const gm_case *c,
+                                            const harness_pycall_result *first,
+                                            const harness_pycall_result *again) {
+    if (first->status == HARNESS_PYCALL_HUNG) {
+        b->unreliable.hung++;
+    } else {
+        b->unreliable.crashed++;
+    }
+    if (b->unreliable_dir == NULL) {
+        return;
+    }
+    char spec[HARNESS_TARGET_PATH_MAX + 200], said[HARNESS_PYCALL_MESSAGE_MAX + 64], path[1024];
+    harness_target_format(&b->spec, spec, sizeof spec);
+    cJSON *o = cJSON_CreateObject();
+    snprintf(said, sizeof said, "%s%s", harness_backend_prefix(first->status), first->message);
+    cJSON_AddStringToObject(o, "first", said);
+    snprintf(said, sizeof said, "%s%s",
+             again->status == HARNESS_PYCALL_RETURNED ? "returned" : GM_TARGET_RAISED_PREFIX,
+             again->status == HARNESS_PYCALL_RETURNED ? "" : again->message);
+    cJSON_AddStringToObject(o, "again", said);
+    cJSON_AddStringToObject(o, "target", spec);
+    gm_error err = {0};
+    if (!harness_crash_save_as(b->unreliable_dir, "unreliable", c, "unreliable", o, path,
+                               sizeof path, &err)) {
+        fprintf(stderr, "gmfuzz: an unreliable %s could not be kept: %s\n",
+                first->status == HARNESS_PYCALL_HUNG ? "hang" : "crash", err.msg);
+    }
+}
+
+/* The one case of a batch that crashed or hung, again alone on a fresh
+ * worker (the failed one is gone), the case saved first. Where gmfuzz cannot
+ * see the target's compiles, the re-run has the compile limit: a first call
+ * that was only slow to compile is then no finding. What happens again is
+ * the finding; what does not is unreliable and the re-run is judged. */
+static bool harness_backend_confirm(harness_backend *b, const gm_case *c, const gm_outputs *model,
+                                    gm_outputs *out, gm_error *err) {
+    harness_pycall_result first = b->results[0];
+    char saved[1200];
+    harness_backend_save_crash(b, c, first.message, saved, sizeof saved);
+    gm_outputs_free(out);
+    double limit = b->ops->counts(b->impl).sees_jit ? 0 : b->spec.compile_timeout_s;
+    if (!gm_outputs_prepare(out, c, err) ||
+        !harness_backend_send(b, &c, out, NULL, 1, limit, err)) {
+        return false;
+    }
+    const harness_pycall_result *again = &b->results[0];
+    if (again->status >= HARNESS_PYCALL_CRASHED) {
+        char note[1200 + HARNESS_PYCALL_MESSAGE_MAX];
+        snprintf(note, sizeof note, "confirmed: again on a fresh worker: %.1000s%s%s",
+                 again->message, saved[0] ? "; " : "", saved);
+        harness_backend_judge_one(c, model, out, &first, note);
         return true;
     }
-    harness_pycall_result *r = realloc(b->results, n * sizeof *r);
-    if (r == NULL) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory for %zu results", n);
-    }
-    b->results = r;
-    b->results_cap = n;
+    harness_backend_keep_unreliable(b, c, &first, again);
+    harness_backend_judge_one(c, model, out, again, "");
     return true;
-}
-
-/* One call on the lib: worker, as a python call's result. */
-static void harness_backend_lib_call(harness_backend *b, const gm_case *c, gm_outputs *out,
-                                     harness_pycall_result *res) {
-    harness_worker_status s =
-        harness_worker_call(b->worker, c, out, res->message, sizeof res->message);
-    res->status = s == HARNESS_WORKER_OK     ? HARNESS_PYCALL_RETURNED
-                  : s == HARNESS_WORKER_HUNG ? HARNESS_PYCALL_HUNG
-                                             : HARNESS_PYCALL_CRASHED;
 }
 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
                                            gm_outputs *outs, size_t n, gm_error *err);
 
 /* A batch that crashed or hung: which case did it? Each again, alone. */
-static bool harness_backend_external_bisect(harness_backend *b, const gm_case *const *cases,
-                                            gm_outputs *outs, const size_t *sent, size_t n_sent,
-                                            gm_error *err) {
+static bool harness_backend_bisect(harness_backend *b, const gm_case *const *cases,
+                                   gm_outputs *outs, const size_t *sent, size_t n_sent,
+                                   gm_error *err) {
     for (size_t k = 0; k < n_sent; k++) {
         size_t i = sent[k];
         if (!harness_backend_external_batch(b, &cases[i], &outs[i], 1, err)) {
@@ -284,77 +376,33 @@ static bool harness_backend_external_bisect(harness_backend *b, const gm_case *c
     return true;
 }
 
-/* The cases `sent` (indices into cases/outs) in one batch to the hub. */
-static bool harness_backend_hub_send(harness_backend *b, const gm_case *const *cases,
-                                     gm_outputs *outs, const size_t *sent, size_t n_sent,
-                                     harness_pycall_result *results, gm_error *err) {
-    const gm_case **picked = malloc((n_sent ? n_sent : 1) * sizeof *picked);
-    gm_outputs **into = malloc((n_sent ? n_sent : 1) * sizeof *into);
-    bool ok = picked != NULL && into != NULL;
-    for (size_t k = 0; ok && k < n_sent; k++) {
-        picked[k] = cases[sent[k]];
-        into[k] = &outs[sent[k]];
-    }
-    ok = ok ? harness_hub_client_call(b->hub, picked, into, n_sent, results, err)
-            : gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n_sent);
-    free(picked);
-    free(into);
-    return ok;
-}
-
-/* The cases `sent` (indices into cases/outs) on the target: one CALL for a
- * python: worker, one call each for a lib: worker; b->results[k] for the
- * k-th. */
-static bool harness_backend_external_send(harness_backend *b, const gm_case *const *cases,
-                                          gm_outputs *outs, const size_t *sent, size_t n_sent,
-                                          gm_error *err) {
-    if (b->hub != NULL) {
-        return harness_backend_hub_send(b, cases, outs, sent, n_sent, b->results, err);
-    }
-    if (b->python == NULL) {
-        for (size_t k = 0; k < n_sent; k++) {
-            harness_backend_lib_call(b, cases[sent[k]], &outs[sent[k]], &b->results[k]);
-        }
-        return true;
-    }
-    harness_pybatch_clear(b->batch);
-    for (size_t k = 0; k < n_sent; k++) {
-        harness_pycall_add_fused(b->batch, cases[sent[k]], &outs[sent[k]]);
-    }
-    return harness_pyworker_call(b->python, b->batch, b->results, err);
-}
-
-/* What each sent case's result means for its fused outputs. */
-static void harness_backend_external_judge(harness_backend *b, const gm_case *const *cases,
-                                           gm_outputs *outs, const gm_outputs *const *models,
-                                           const size_t *sent, size_t n_sent) {
-    for (size_t k = 0; k < n_sent; k++) {
-        size_t i = sent[k];
-        if (b->results[k].status != HARNESS_PYCALL_RETURNED) {
-            harness_backend_target_failed(b, cases[i], &outs[i], &b->results[k]);
-        } else {
-            harness_backend_check_deviation(cases[i], models[i], &outs[i]);
-        }
-    }
-}
-
 /* The cases `sent`, which their fused models (models[i]) found safe, on the
  * target in one batch; outs[i] hold their prior contents. */
 static bool harness_backend_external_modeled(harness_backend *b, const gm_case *const *cases,
                                              const gm_outputs *const *models, gm_outputs *outs,
                                              const size_t *sent, size_t n_sent, gm_error *err) {
-    bool ok = harness_backend_external_send(b, cases, outs, sent, n_sent, err);
+    if (!harness_backend_send(b, cases, outs, sent, n_sent, 0, err)) {
+        return false;
+    }
     bool broke = false;
-    for (size_t k = 0; ok && k < n_sent; k++) {
+    for (size_t k = 0; k < n_sent; k++) {
         broke = broke || b->results[k].status >= HARNESS_PYCALL_CRASHED;
     }
-    if (ok && broke && n_sent > 1) {
-        return harness_backend_external_bisect(b, cases, outs, sent, n_sent, err);
+    if (broke && n_sent > 1) {
+        return harness_backend_bisect(b, cases, outs, sent, n_sent, err);
     }
-    if (ok) {
-        harness_backend_external_judge(b, cases, outs, models, sent, n_sent);
+    if (broke && !b->no_confirm) {
+        return harness_backend_confirm(b, cases[sent[0]], models[sent[0]], &outs[sent[0]], err);
     }
-    return ok;
+    for (size_t k = 0; k < n_sent; k++) { /* a crash or a hang here is not confirmed */
+        size_t i = sent[k];
+        char saved[1200] = "";
+        if (b->results[k].status >= HARNESS_PYCALL_CRASHED) {
+            harness_backend_save_crash(b, cases[i], b->results[k].message, saved, sizeof saved);
+        }
+        harness_backend_judge_one(cases[i], models[i], &outs[i], &b->results[k], saved);
+    }
+    return true;
 }
 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
@@ -362,9 +410,8 @@ static bool harness_backend_external_batch(harness_backend *b, const gm_case *co
     size_t *sent = calloc(n ? n : 1, sizeof *sent), n_sent = 0;
     gm_outputs *models = calloc(n ? n : 1, sizeof *models);
     const gm_outputs **model_of = calloc(n ? n : 1, sizeof *model_of);
-    bool ok = sent != NULL && models != NULL && model_of != NULL &&
-              harness_backend_results_room(b, n, err);
-    if (sent == NULL || models == NULL || model_of == NULL) {
+    bool ok = sent != NULL && models != NULL && model_of != NULL;
+    if (!ok) {
         gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
     }
     for (size_t i = 0; ok && i < n; i++) {
@@ -394,10 +441,8 @@ bool harness_backend_run_modeled(harness_backend *b, const gm_case *const *cases
                             harness_target_backend_name(b->spec.builtin));
     }
     size_t *all = calloc(n ? n : 1, sizeof *all);
-    bool ok = all != NULL && harness_backend_results_room(b, n, err);
-    if (all == NULL) {
-        gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
-    }
+    bool ok = all != NULL || gm_error_set(err, GM_ERR_MEMORY,
+                                          "out of memory for a batch of %zu cases", n);
     for (size_t i = 0; ok && i < n; i++) {
         all[i] = i;
         gm_outputs_free(&outs[i]);
@@ -408,88 +453,23 @@ bool harness_backend_run_modeled(harness_backend *b, const gm_case *const *cases
     return ok;
 }
 
-/* A builtin backend's cases on the hub: its failure on a case is the
- * failure of the run, the case saved first, as a worker of our own does. */
-static bool harness_backend_hub_builtin(harness_backend *b, const gm_case *const *cases,
-                                        gm_outputs *outs, size_t n, gm_error *err) {
-    size_t *all = calloc(n ? n : 1, sizeof *all);
-    bool ok = all != NULL && harness_backend_results_room(b, n, err);
-    for (size_t i = 0; ok && i < n; i++) {
-        all[i] = i;
-        ok = gm_outputs_prepare(&outs[i], cases[i], err);
-    }
-    ok = ok && harness_backend_hub_send(b, cases, outs, all, n, b->results, err);
-    for (size_t i = 0; ok && i < n; i++) {
-        if (b->results[i].status != HARNESS_PYCALL_RETURNED) {
-            char saved[1200] = "case not saved (no crash folder)", path[1024];
-            gm_error save_err = {0};
-            if (b->crash_dir != NULL) {
-                bool done = harness_crash_save(b->crash_dir, cases[i], b->results[i].message, path,
-                                               sizeof path, &save_err);
-                snprintf(saved, sizeof saved, done ? "case saved to %s" : "case NOT saved: %s",
-                         done ? path : save_err.msg);
-            }
-            ok = gm_error_set(err, GM_ERR_DEVICE, "%.1500s; %s (target hub @%s)",
-                              b->results[i].message, saved, b->spec.hub);
-        }
-    }
-    free(all);
-    return ok;
-}
-
 bool harness_backend_run(harness_backend *b, const gm_case *c, gm_outputs *out, gm_error *err) {
-    if (harness_target_is_external(&b->spec)) {
-        return harness_backend_external_batch(b, &c, out, 1, err);
-    }
-    if (b->hub != NULL) {
-        return harness_backend_hub_builtin(b, &c, out, 1, err);
-    }
-    if (b->worker != NULL) {
-        return harness_worker_run(b->worker, c, out, b->crash_dir, err);
-    }
-    return gm_outputs_prepare(out, c, err) && harness_backend_cpu_run(c, out, err);
+    return harness_backend_run_batch(b, &c, out, 1, err);
 }
 
 bool harness_backend_run_batch(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
                                size_t n, gm_error *err) {
-    if (harness_target_is_external(&b->spec)) {
-        return harness_backend_external_batch(b, cases, outs, n, err);
-    }
-    if (b->hub != NULL) {
-        return harness_backend_hub_builtin(b, cases, outs, n, err);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!harness_backend_run(b, cases[i], &outs[i], err)) {
-            return false;
-        }
-    }
-    return true;
+    return harness_target_is_external(&b->spec)
+               ? harness_backend_external_batch(b, cases, outs, n, err)
+               : harness_backend_builtin_batch(b, cases, outs, n, err);
 }
 
 bool harness_backend_run_raw(harness_backend *b, const gm_case *const *cases, gm_outputs *outs,
-                             size_t n, harness_pycall_result *results, gm_error *err) {
-    if (harness_target_is_external(&b->spec)) {
-        size_t *all = calloc(n ? n : 1, sizeof *all);
-        bool ok = all != NULL && harness_backend_results_room(b, n, err);
-        for (size_t i = 0; ok && i < n; i++) {
-            all[i] = i;
-        }
-        ok = ok && harness_backend_external_send(b, cases, outs, all, n, err);
-        if (ok) {
-            memcpy(results, b->results, n * sizeof *results);
-        }
-        free(all);
-        return ok;
+                             size_t n, double limit_s, harness_pycall_result *results,
+                             gm_error *err) {
+    if (!harness_backend_send(b, cases, outs, NULL, n, limit_s, err)) {
+        return false;
     }
-    for (size_t i = 0; i < n; i++) {
-        gm_error run_err = {0};
-        bool ran = harness_backend_run(b, cases[i], &outs[i], &run_err);
-        if (!ran && run_err.code != GM_ERR_DEVICE) {
-            *err = run_err;
-            return false;
-        }
-        results[i].status = ran ? HARNESS_PYCALL_RETURNED : HARNESS_PYCALL_CRASHED;
-        snprintf(results[i].message, sizeof results[i].message, "%s", ran ? "" : run_err.msg);
-    }
+    memcpy(results, b->results, n * sizeof *results);
     return true;
 }

@@ -4,13 +4,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gm_json.h"
 #include "harness.h"
 
-bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
-                        size_t path_size, gm_error *err) {
-    static const char *const prefix = "device-error";
+bool harness_crash_save_as(const char *dir, const char *prefix, const gm_case *c, const char *key,
+                           cJSON *extra, char *path, size_t path_size, gm_error *err) {
     if (!harness_paths_make_dirs(dir, err)) {
+        cJSON_Delete(extra);
         return false;
     }
     /* Unique without shared state: time, pid, and the first free counter. */
@@ -22,11 +21,18 @@ bool harness_crash_save(const char *dir, const gm_case *c, const char *message, 
         }
     }
     cJSON *root = gm_json_case(c);
-    if (root == NULL || cJSON_AddStringToObject(root, "device_error", message) == NULL) {
+    if (root == NULL || extra == NULL || !cJSON_AddItemToObject(root, key, extra)) {
         cJSON_Delete(root);
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory saving a device-error case");
+        cJSON_Delete(extra);
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory saving a %s case", prefix);
     }
     bool ok = gm_json_write_file(path, root, err);
     cJSON_Delete(root);
     return ok;
+}
+
+bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
+                        size_t path_size, gm_error *err) {
+    return harness_crash_save_as(dir, "device-error", c, "device_error",
+                                 cJSON_CreateString(message), path, path_size, err);
 }

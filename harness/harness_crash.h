@@ -9,11 +9,17 @@
 
 #include "gm_case.h"
 #include "gm_error.h"
+#include "gm_json.h"
 
 /* Writes `c` with the target's message ("device_error") to a new file
  * device-error-<time>-<pid>-<k>.json in `dir` (created); `path` receives
  * its name. */
 bool harness_crash_save(const char *dir, const gm_case *c, const char *message, char *path,
                         size_t path_size, gm_error *err);
+
+/* Writes `c` with `key`: `extra` (taken over, deleted in any case) to a new
+ * file <prefix>-<time>-<pid>-<k>.json in `dir` (created). */
+bool harness_crash_save_as(const char *dir, const char *prefix, const gm_case *c, const char *key,
+                           cJSON *extra, char *path, size_t path_size, gm_error *err);
 
 #endif

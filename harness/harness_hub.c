@@ -16,11 +16,15 @@
  *   hub -> client  HELLO    u32 version, then the target's record (8
  *                           strings, each u32 length or 0xffffffff for
  *                           none, then its bytes); no record: builtin
- *   client -> hub  BATCH    u32 n, then per case u64 length + harness_wire_case
+ *   client -> hub  BATCH    u32 n, f64 a call's limit (0: the target's; the
+ *                           round takes the largest of its batches'), then
+ *                           per case u64 length + harness_wire_case
  *   hub -> client  ANSWERS  u32 n, u32 restarts after a crash, u32 after a
  *                           hang (the workers this batch replaced), then per
- *                           case u8 harness_pycall_status, u32 length + message,
- *                           u64 length + harness_wire_case_outputs
+ *                           case u8 harness_pycall_status, u32 compiles, u32
+ *                           loads, f64 their seconds (the target's JIT), u32
+ *                           length + message, u64 length +
+ *                           harness_wire_case_outputs
  * The hub runs the target raw: no screen, no deviation check, no saving;
  * the client does those, as it does for a worker of its own.
  */
@@ -59,6 +63,7 @@ typedef struct {
     harness_pycall_result *results;
     int *owner; /* index into the client table */
     size_t n, cap;
+    double limit_s; /* a call's limit asked for (the largest of its batches'); 0: none */
     size_t max_bytes; /* the largest encoded case seen */
     uint64_t all_bytes;
     /* launches laid out in the clients' shared blocks (PLACED batches) */
@@ -164,6 +169,7 @@ static void harness_hub_round_clear(harness_hub_round *r) {
     }
     r->n = 0;
     r->n_placed = 0;
+    r->limit_s = 0;
 }
 
 static void harness_hub_round_free(harness_hub_round *r) {
@@ -270,7 +276,10 @@ static void harness_hub_read_client(harness_hub *h, size_t k) {
     bool batch = ok && (type == HARNESS_WIRE_BATCH || type == HARNESS_WIRE_PLACED);
     size_t placed_before = h->round.n_placed;
     if (ok && type == HARNESS_WIRE_BATCH) {
-        ok = harness_hub_wire_each_case(payload, len, &h->round, (int)k, harness_hub_round_add);
+        double limit_s = 0;
+        ok = harness_hub_wire_each_case(payload, len, &h->round, (int)k, &limit_s,
+                                        harness_hub_round_add);
+        h->round.limit_s = limit_s > h->round.limit_s ? limit_s : h->round.limit_s;
     } else if (ok && type == HARNESS_WIRE_PLACED) {
         ok = harness_hub_wire_each_placed(payload, len, h, (int)k, harness_hub_round_add_placed);
     } else if (ok && type == HARNESS_WIRE_SHARE) {
@@ -400,7 +409,8 @@ static bool harness_hub_run_target(harness_hub *h, gm_error *err) {
         harness_hub_run_placed(h);
         return true;
     }
-    return harness_backend_run_raw(h->backend, r->ptrs, r->outs, r->n, r->results, err);
+    return harness_backend_run_raw(h->backend, r->ptrs, r->outs, r->n, r->limit_s, r->results,
+                                   err);
 }
 
 static harness_backend_restarts harness_hub_restarts(const harness_hub *h) {
@@ -420,6 +430,10 @@ static bool harness_hub_run_round(harness_hub *h, gm_error *err) {
     }
     for (size_t i = 0; i < r->n; i++) {
         r->ptrs[i] = &r->cases[i]; /* now: the cases array moved as it grew */
+    }
+    memset(r->results, 0, r->n * sizeof *r->results); /* no JIT counts but the target's */
+    for (size_t i = 0; i < r->n_placed; i++) {
+        memset(&r->answers[i].result, 0, sizeof r->answers[i].result);
     }
     harness_backend_restarts before = harness_hub_restarts(h);
     double t0 = harness_hub_now();

@@ -143,7 +143,7 @@ static void harness_hub_client_lost(harness_hub_client *c, harness_pycall_result
     harness_hub_client_disconnect(c);
     c->restarts.crashed++;
     for (size_t i = 0; i < n; i++) {
-        results[i].status = HARNESS_PYCALL_CRASHED;
+        results[i] = (harness_pycall_result){.status = HARNESS_PYCALL_CRASHED};
         snprintf(results[i].message, sizeof results[i].message,
                  "the target hub @%s died during this batch of %zu (it is started again)",
                  c->name, n);
@@ -261,8 +261,8 @@ static bool harness_hub_client_call_placed(harness_hub_client *c, const gm_case 
 }
 
 bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases,
-                             gm_outputs *const *outs, size_t n, harness_pycall_result *results,
-                             gm_error *err) {
+                             gm_outputs *const *outs, size_t n, double limit_s,
+                             harness_pycall_result *results, gm_error *err) {
     if (c->fd < 0 && !harness_hub_client_reconnect(c, err)) {
         return false;
     }
@@ -270,7 +270,7 @@ bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases,
         return harness_hub_client_call_placed(c, cases, outs, n, results, err);
     }
     size_t len = 0;
-    char *batch = harness_hub_wire_batch(cases, n, &len);
+    char *batch = harness_hub_wire_batch(cases, n, limit_s, &len);
     if (batch == NULL) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory for a batch of %zu cases", n);
     }

@@ -22,13 +22,15 @@ const gm_target_record *harness_hub_client_identity(const harness_hub_client *c)
 
 /* Runs n cases on the hub's target: *outs[i] must hold case i's prior
  * contents (gm_outputs_prepare) and receives what the target wrote when
- * results[i] says RETURNED. A hub that dies with the batch makes every
+ * results[i] says RETURNED; `limit_s` > 0 bounds each call instead of the
+ * target's timeout (a batch in a shared block has none: builtin lanes are
+ * never timed). A hub that dies with the batch makes every
  * case CRASHED (the next call reconnects, waiting up to
  * HARNESS_HUB_RECONNECT_S for the campaign to start it again); false (err
  * set) when it does not come back or its answer is malformed. */
 bool harness_hub_client_call(harness_hub_client *c, const gm_case *const *cases,
-                             gm_outputs *const *outs, size_t n, harness_pycall_result *results,
-                             gm_error *err);
+                             gm_outputs *const *outs, size_t n, double limit_s,
+                             harness_pycall_result *results, gm_error *err);
 
 /* The hub's worker restarts that this client's batches caused. */
 harness_backend_restarts harness_hub_client_restarts(const harness_hub_client *c);

@@ -148,9 +148,9 @@ bool harness_hub_wire_read_hello(const char *p, size_t len, bool *has, gm_target
 
 /* ---- BATCH ---------------------------------------------------------------- */
 
-char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len) {
+char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, double limit_s, size_t *len) {
     char **enc = calloc(n ? n : 1, sizeof *enc);
-    size_t *sizes = calloc(n ? n : 1, sizeof *sizes), total = 4;
+    size_t *sizes = calloc(n ? n : 1, sizeof *sizes), total = 12;
     bool ok = enc != NULL && sizes != NULL;
     for (size_t i = 0; ok && i < n; i++) {
         enc[i] = harness_wire_case_encode(cases[i], &sizes[i]);
@@ -161,6 +161,7 @@ char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len)
     if (p != NULL) {
         uint32_t count = (uint32_t)n;
         at = harness_hub_wire_put(at, &count, 4);
+        at = harness_hub_wire_put(at, &limit_s, 8);
         for (size_t i = 0; i < n; i++) {
             uint64_t size = sizes[i];
             at = harness_hub_wire_put(at, &size, 8);
@@ -176,10 +177,14 @@ char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len)
     return p;
 }
 
-bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
+bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner, double *limit_s,
                                 bool (*add)(void *ctx, int owner, const char *bytes, size_t len)) {
     harness_hub_wire_reader r = {.p = p, .len = len};
     uint32_t n = harness_hub_wire_u32(&r);
+    const char *limit = harness_hub_wire_take(&r, 8);
+    if (!r.bad) {
+        memcpy(limit_s, limit, 8);
+    }
     for (uint32_t i = 0; i < n && !r.bad; i++) {
         uint64_t size = harness_hub_wire_u64(&r);
         const char *bytes = harness_hub_wire_take(&r, size);
@@ -191,8 +196,9 @@ bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
 /* ---- ANSWERS -------------------------------------------------------------- */
 
 /* Both kinds of answers begin alike: u32 answers, u32 restarts after a
- * crash, u32 after a hang; and each answer with u8 status, u32 length and
- * the message. */
+ * crash, u32 after a hang; and each answer with u8 status, u32 compiles,
+ * u32 loads, f64 their seconds (the target's JIT), u32 length and the
+ * message. */
 static char *harness_hub_wire_put_head(char *at, uint32_t count, harness_backend_restarts caused) {
     at = harness_hub_wire_put(at, &count, 4);
     at = harness_hub_wire_put(at, &caused.crashed, 4);
@@ -208,19 +214,25 @@ static uint32_t harness_hub_wire_take_head(harness_hub_wire_reader *r,
 }
 
 static size_t harness_hub_wire_result_size(const harness_pycall_result *res) {
-    return 1 + 4 + strlen(res->message);
+    return 1 + 16 + 4 + strlen(res->message);
 }
 
 static char *harness_hub_wire_put_result(char *at, const harness_pycall_result *res) {
     uint8_t status = (uint8_t)res->status;
     uint32_t mlen = (uint32_t)strlen(res->message);
     at = harness_hub_wire_put(at, &status, 1);
+    at = harness_hub_wire_put(at, &res->compiles, 4);
+    at = harness_hub_wire_put(at, &res->loads, 4);
+    at = harness_hub_wire_put(at, &res->jit_s, 8);
     at = harness_hub_wire_put(at, &mlen, 4);
     return harness_hub_wire_put(at, res->message, mlen);
 }
 
 static void harness_hub_wire_take_result(harness_hub_wire_reader *r, harness_pycall_result *res) {
     const char *status = harness_hub_wire_take(r, 1);
+    res->compiles = harness_hub_wire_u32(r);
+    res->loads = harness_hub_wire_u32(r);
+    const char *seconds = harness_hub_wire_take(r, 8);
     uint32_t mlen = harness_hub_wire_u32(r);
     const char *message = harness_hub_wire_take(r, mlen);
     if (r->bad || (uint8_t)*status > HARNESS_PYCALL_HUNG) {
@@ -228,6 +240,7 @@ static void harness_hub_wire_take_result(harness_hub_wire_reader *r, harness_pyc
         return;
     }
     res->status = (harness_pycall_status)(uint8_t)*status;
+    memcpy(&res->jit_s, seconds, 8);
     snprintf(res->message, sizeof res->message, "%.*s", (int)mlen, message);
 }
 

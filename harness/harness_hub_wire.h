@@ -14,7 +14,7 @@
 #include "harness_layout.h"
 #include "harness_pyworker.h"
 
-#define HARNESS_HUB_VERSION 2u
+#define HARNESS_HUB_VERSION 3u
 
 /* The abstract socket address of @name; false when the name is too long. */
 bool harness_hub_wire_address(const char *name, void *sockaddr_un, unsigned *len);
@@ -64,12 +64,14 @@ bool harness_hub_wire_read_placed_answers(const char *p, size_t len,
                                           harness_hub_placed_answer *answers, size_t n,
                                           harness_backend_restarts *caused, gm_error *err);
 
-/* BATCH's payload for n cases (malloc'd; NULL when memory runs out). */
-char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, size_t *len);
+/* BATCH's payload for n cases (malloc'd; NULL when memory runs out);
+ * `limit_s` > 0 bounds each call of theirs instead of the target's timeout
+ * (a confirmation's re-run). */
+char *harness_hub_wire_batch(const gm_case *const *cases, size_t n, double limit_s, size_t *len);
 
-/* Calls add(ctx, owner, bytes, len) for each case of a BATCH payload;
- * false when the payload is malformed or add fails. */
-bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner,
+/* Calls add(ctx, owner, bytes, len) for each case of a BATCH payload and
+ * sets *limit_s; false when the payload is malformed or add fails. */
+bool harness_hub_wire_each_case(const char *p, size_t len, void *ctx, int owner, double *limit_s,
                                 bool (*add)(void *ctx, int owner, const char *bytes, size_t len));
 
 /* Sends ANSWERS for the cases of `who` among n (owner[i] says whose). */

@@ -31,7 +31,11 @@ enum {
     HARNESS_PY_SHARE = 9,
     HARNESS_PY_CALL_PLACED = 10,
     HARNESS_PY_RETURN_PLACED = 11,
+    HARNESS_PY_JIT = 12,
 };
+
+/* A JIT message's events (python/gmfuzz_jit.py). */
+enum { HARNESS_PY_JIT_STARTED = 1, HARNESS_PY_JIT_COMPILED = 2, HARNESS_PY_JIT_LOADED = 3 };
 
 /* Importing torch (and compiling a Triton kernel) takes seconds. */
 #define HARNESS_PYWORKER_START_S 180.0
@@ -45,6 +49,7 @@ struct harness_pyworker {
     gm_target_record identity;
     unsigned restarts[HARNESS_PYCALL_HUNG + 1];
     uint64_t block_id; /* the block (harness_pybatch_block) it has mapped; 0: none */
+    bool sees_jit;     /* its HELLO names a JIT it watches */
 };
 
 /* ---- time and bytes ------------------------------------------------------ */
@@ -216,6 +221,7 @@ static void harness_pyworker_read_hello(harness_pyworker *w, const char *json) {
     t->sha256 = harness_pyworker_json_string(o, "sha256");
     t->version = harness_pyworker_json_string(o, "version");
     t->device = harness_pyworker_json_string(o, "device");
+    w->sees_jit = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "jit"));
     cJSON_Delete(o);
 }
 
@@ -276,6 +282,9 @@ bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker
     w->cfg.function = w->function;
     if (w->cfg.timeout_s <= 0) {
         w->cfg.timeout_s = 10.0;
+    }
+    if (w->cfg.compile_timeout_s <= 0) {
+        w->cfg.compile_timeout_s = 300.0;
     }
     if (!harness_pyworker_spawn(w, err)) {
         gm_target_record_free(&w->identity);
@@ -395,8 +404,57 @@ static void harness_pyworker_fail_all(harness_pybatch *b, harness_pycall_result 
     }
 }
 
+bool harness_pyworker_sees_jit(const harness_pyworker *w) { return w->sees_jit; }
+
+/* A JIT message (docs/TARGETS.md): u32 call, u8 event, f64 seconds, then
+ * the key's text. The event is counted on its call; false when malformed. */
+static bool harness_pyworker_read_jit(const char *payload, size_t len, harness_pybatch *b,
+                                      harness_pycall_result *results, uint8_t *event) {
+    uint32_t call = 0;
+    double seconds = 0;
+    if (len < 13) {
+        return false;
+    }
+    memcpy(&call, payload, 4);
+    *event = (uint8_t)payload[4];
+    memcpy(&seconds, payload + 5, 8);
+    if (call >= b->count || *event < HARNESS_PY_JIT_STARTED || *event > HARNESS_PY_JIT_LOADED) {
+        return false;
+    }
+    harness_pycall_result *r = &results[call];
+    r->compiles += *event == HARNESS_PY_JIT_COMPILED;
+    r->loads += *event == HARNESS_PY_JIT_LOADED;
+    r->jit_s += *event == HARNESS_PY_JIT_STARTED || !(seconds > 0) ? 0.0 : seconds;
+    return true;
+}
+
+/* The batch's answer, after any JIT messages: while a compile or a load is
+ * under way the deadline is the compile limit, else the execution limit
+ * counted from the last JIT message (or the send). */
+static harness_io harness_pyworker_answer(harness_pyworker *w, harness_pybatch *b,
+                                          harness_pycall_result *results, double limit,
+                                          uint32_t *type, char **payload, size_t *len,
+                                          bool *compiling) {
+    double deadline = harness_pyworker_now() + limit;
+    *compiling = false;
+    for (;;) {
+        harness_io r = harness_pyworker_receive(w->fd, deadline, type, payload, len);
+        if (r != HARNESS_IO_OK || *type != HARNESS_PY_JIT) {
+            return r;
+        }
+        uint8_t event = 0;
+        if (!harness_pyworker_read_jit(*payload, *len, b, results, &event)) {
+            return HARNESS_IO_CLOSED;
+        }
+        free(*payload);
+        *payload = NULL;
+        *compiling = event == HARNESS_PY_JIT_STARTED;
+        deadline = harness_pyworker_now() + (*compiling ? w->cfg.compile_timeout_s : limit);
+    }
+}
+
 bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
-                           gm_error *err) {
+                           double limit_s, gm_error *err) {
     if (!b->failed && b->count == 0) {
         return true;
     }
@@ -406,14 +464,19 @@ bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pyca
     if (w->pid == 0 && !harness_pyworker_spawn(w, err)) {
         return false;
     }
+    for (size_t k = 0; k < b->count; k++) {
+        results[k].compiles = results[k].loads = 0;
+        results[k].jit_s = 0;
+    }
     /* The timeout is one call's; a batch adds a little per call. */
-    double limit = w->cfg.timeout_s + 0.05 * (double)b->count;
-    double deadline = harness_pyworker_now() + limit;
+    double limit = (limit_s > 0 ? limit_s : w->cfg.timeout_s) + 0.05 * (double)b->count;
     uint32_t type = 0;
     char *payload = NULL;
     size_t len = 0;
+    bool compiling = false;
     harness_io r = harness_pyworker_send_call(w, b)
-                       ? harness_pyworker_receive(w->fd, deadline, &type, &payload, &len)
+                       ? harness_pyworker_answer(w, b, results, limit, &type, &payload, &len,
+                                                 &compiling)
                        : HARNESS_IO_CLOSED;
     bool ok = r == HARNESS_IO_OK && type == HARNESS_PY_RETURN_PLACED &&
               harness_pyworker_read_return(b, payload, len, results);
@@ -422,7 +485,11 @@ bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pyca
         harness_pycall_status cause =
             r == HARNESS_IO_TIMEOUT ? HARNESS_PYCALL_HUNG : HARNESS_PYCALL_CRASHED;
         if (cause == HARNESS_PYCALL_HUNG) {
-            snprintf(what, sizeof what, "no answer within %.3g s (the worker was killed)", limit);
+            snprintf(what, sizeof what,
+                     compiling ? "a compile or load did not finish within %.3g s (the worker "
+                                 "was killed)"
+                               : "no answer within %.3g s (the worker was killed)",
+                     compiling ? w->cfg.compile_timeout_s : limit);
             harness_pyworker_kill(w);
         } else if (r == HARNESS_IO_OK && type == HARNESS_PY_DEVICE_ERROR) {
             snprintf(what, sizeof what, "device error: %.2000s", payload);

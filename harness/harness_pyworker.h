@@ -28,7 +28,8 @@ typedef struct {
     const char *module;   /* "" or NULL: the role's default (docs/TARGETS.md) */
     const char *function; /* "" or NULL: the role's default */
     bool device_cpu;      /* tensors on the CPU instead of CUDA */
-    double timeout_s;     /* one call's limit (a batch: per call) */
+    double timeout_s;     /* one call's execution limit (a batch: per call) */
+    double compile_timeout_s; /* one compile or load the worker reports (JIT messages) */
 } harness_pyworker_config;
 
 typedef enum {
@@ -42,6 +43,8 @@ typedef enum {
 
 typedef struct {
     harness_pycall_status status;
+    uint32_t compiles, loads; /* the target's JIT during this call (JIT messages) */
+    double jit_s;             /* their seconds */
     char message
         [HARNESS_PYCALL_MESSAGE_MAX]; /* RAISED: "TYPE: MESSAGE"; CRASHED, HUNG: what happened */
 } harness_pycall_result;
@@ -60,10 +63,17 @@ void harness_pyworker_stop(harness_pyworker *w);
  * version, device. Valid until the worker is stopped. */
 const gm_target_record *harness_pyworker_identity(const harness_pyworker *w);
 
-/* Runs every call of `b`, results[k] for call k. False only when no worker
- * could be started (err set); a target's failure is a result. */
+/* Runs every call of `b`, results[k] for call k. Each call's execution is
+ * bounded by `limit_s` (0: the config's timeout_s); while the worker says a
+ * compile or a load is under way (a JIT message, docs/TARGETS.md), by the
+ * config's compile_timeout_s instead. False only when no worker could be
+ * started (err set); a target's failure is a result. */
 bool harness_pyworker_call(harness_pyworker *w, harness_pybatch *b, harness_pycall_result *results,
-                           gm_error *err);
+                           double limit_s, gm_error *err);
+
+/* Whether the worker sees its target's compiles and loads (its HELLO names
+ * a JIT it watches: Triton, or python/gmfuzz_jit.py). */
+bool harness_pyworker_sees_jit(const harness_pyworker *w);
 
 /* How many times a worker was replaced after a crash or a hang. */
 unsigned harness_pyworker_restarts(const harness_pyworker *w, harness_pycall_status cause);

@@ -58,7 +58,7 @@ bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_
     }
     harness_run_legacy *l = calloc(1, sizeof *l);
     harness_pyworker_config cfg = {HARNESS_PYWORKER_LEGACY, t.path, t.function, !device_cuda,
-                                   timeout_s};
+                                   timeout_s, t.compile_timeout_s};
     bool ok = l != NULL && harness_pybatch_new(&l->batch, err) &&
               harness_pyworker_start(&cfg, &l->worker, err);
     if (l == NULL) {
@@ -111,7 +111,7 @@ static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, ha
     bool ok = gm_outputs_prepare(&torch, c, err);
     if (ok) {
         harness_pycall_add_legacy(l->batch, c, &torch);
-        ok = harness_pyworker_call(l->worker, l->batch, &res, err);
+        ok = harness_pyworker_call(l->worker, l->batch, &res, 0, err);
     }
     bool c_raised = r->reference.error != NULL;
     if (ok && res.status >= HARNESS_PYCALL_CRASHED) {

@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness_crash.h"
 #include "harness_libtarget.h"
 #include "harness_wire.h"
 #include "harness_wire_case.h"
@@ -196,73 +195,21 @@ void harness_worker_stop(harness_worker *w) {
 unsigned harness_worker_restarts(const harness_worker *w) { return w->restarts; }
 unsigned harness_worker_hangs(const harness_worker *w) { return w->hangs; }
 
-/* The worker failed on `c`: save the case, replace the worker, say so. */
-static bool harness_worker_fail(harness_worker *w, const gm_case *c, const char *what,
-                                const char *crash_dir, gm_error *err) {
-    char saved[1200] = "case not saved (no crash folder)";
-    if (crash_dir != NULL) {
-        char path[1024];
-        gm_error save_err = {0};
-        if (harness_crash_save(crash_dir, c, what, path, sizeof path, &save_err)) {
-            snprintf(saved, sizeof saved, "case saved to %s", path);
-        } else {
-            snprintf(saved, sizeof saved, "case NOT saved: %.1000s", save_err.msg);
-        }
-    }
-    harness_worker_reap(w);
-    w->restarts++;
-    gm_error restart_err = {0};
-    bool restarted = harness_worker_spawn(w, &restart_err);
-    return gm_error_set(
-        err, GM_ERR_DEVICE, "backend cuda: device error: %.200s; %s; %s", what, saved,
-        restarted ? "fresh worker started, later runs go on" : "could not start a fresh worker");
-}
-
-bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
-                        gm_error *err) {
-    if (w->pid == 0 && !harness_worker_spawn(w, err)) {
-        return false;
-    }
-    if (!gm_outputs_prepare(out, c, err)) {
-        return false;
-    }
-    size_t n = 0;
-    char *bytes = harness_wire_case_encode(c, &n);
-    if (bytes == NULL) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory sending a case to the worker");
-    }
-    bool sent = harness_wire_send(w->fd, HARNESS_WIRE_RUN, bytes, n);
-    free(bytes);
-    harness_wire_type type = HARNESS_WIRE_STOP;
-    char *payload = NULL;
-    size_t len = 0;
-    bool answered = sent && harness_wire_receive(w->fd, &type, &payload, &len);
-    bool ok = answered && type == HARNESS_WIRE_RESULT &&
-              harness_wire_case_outputs_decode(payload, len, out);
-    if (!ok) {
-        const char *what =
-            answered && type == HARNESS_WIRE_DEVICE_ERROR ? payload : "the worker process died";
-        harness_worker_fail(w, c, what, crash_dir, err);
-    }
-    free(payload);
-    return ok;
-}
-
-/* Whether the worker answers within its timeout (none: wait). */
-static bool harness_worker_answers_in_time(const harness_worker *w) {
-    if (w->timeout_s <= 0) {
+/* Whether the worker answers within `limit_s` (none: wait). */
+static bool harness_worker_answers_in_time(const harness_worker *w, double limit_s) {
+    if (limit_s <= 0) {
         return true;
     }
     struct pollfd p = {.fd = w->fd, .events = POLLIN};
     int n;
     do {
-        n = poll(&p, 1, (int)(w->timeout_s * 1000.0) + 1);
+        n = poll(&p, 1, (int)(limit_s * 1000.0) + 1);
     } while (n < 0 && errno == EINTR);
     return n > 0;
 }
 
 harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out,
-                                          char *what, size_t size) {
+                                          double limit_s, char *what, size_t size) {
     gm_error err = {0};
     if (w->pid == 0 && !harness_worker_spawn(w, &err)) {
         snprintf(what, size, "the worker did not start again: %s", err.msg);
@@ -272,8 +219,9 @@ harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, g
     char *bytes = harness_wire_case_encode(c, &n);
     bool sent = bytes != NULL && harness_wire_send(w->fd, HARNESS_WIRE_RUN, bytes, n);
     free(bytes);
-    if (sent && !harness_worker_answers_in_time(w)) {
-        snprintf(what, size, "no answer within %.3g s (the worker was killed)", w->timeout_s);
+    double limit = limit_s > 0 && w->timeout_s > 0 ? limit_s : w->timeout_s;
+    if (sent && !harness_worker_answers_in_time(w, limit)) {
+        snprintf(what, size, "no answer within %.3g s (the worker was killed)", limit);
         harness_worker_reap(w);
         w->hangs++;
         return HARNESS_WORKER_HUNG;

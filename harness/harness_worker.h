@@ -5,9 +5,9 @@
  * a crash takes the process with it. So the harness never touches CUDA
  * itself: each GPU backend is a worker process that owns the context, and
  * the harness sends it cases over a socket. When the worker reports a
- * device error or dies, the harness saves the case first, starts a fresh
- * worker (a fresh context), and reports the error; the next case runs on
- * the new worker. Private to harness/ (harness_backend.c uses it). */
+ * device error or dies, the call says so and the next one starts a fresh
+ * worker (a fresh context); the seam saves the case first and reports the
+ * error. Private to harness/ (harness_target_worker.c uses it). */
 #ifndef HARNESS_WORKER_H
 #define HARNESS_WORKER_H
 
@@ -25,13 +25,6 @@ typedef struct harness_worker harness_worker;
  * initialised CUDA (a forked child cannot use its parent's context). */
 bool harness_worker_start(harness_cuda_mode mode, harness_worker **out, gm_error *err);
 void harness_worker_stop(harness_worker *w);
-
-/* Runs `c` on the worker: `out` receives the prior contents and the
- * kernel's writes. On a device error or a dead worker: the case is saved
- * under crash_dir (when not NULL), a new worker is started, and the run
- * fails with GM_ERR_DEVICE saying all of it. */
-bool harness_worker_run(harness_worker *w, const gm_case *c, gm_outputs *out, const char *crash_dir,
-                        gm_error *err);
 
 /* How many times the worker was replaced after a failure, and of those how
  * many times it did not answer in time (lib: targets). */
@@ -51,8 +44,10 @@ typedef enum {
 } harness_worker_status;
 
 /* One case, with no saving and no restart of its own: a failed worker is
- * reaped, `what` says why, and the next call starts a fresh one. */
+ * reaped, `what` says why, and the next call starts a fresh one. A worker
+ * with a timeout (lib:) must answer within it, or within `limit_s` when
+ * that is > 0; one without (a builtin backend) is waited for. */
 harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, gm_outputs *out,
-                                          char *what, size_t size);
+                                          double limit_s, char *what, size_t size);
 
 #endif

@@ -48,9 +48,9 @@ import struct  # noqa: E402
 from worker_batch import (ALIGN, K_HOST, K_OUT, U32, U64, Arena, ProtocolError,  # noqa: E402
                           Times, decode_call)
 
-PROTOCOL = 1
+PROTOCOL = 2
 HELLO, REFUSED, DEVICE_ERROR, STOP, CALL, RETURN = 1, 2, 5, 6, 7, 8
-SHARE, CALL_PLACED, RETURN_PLACED = 9, 10, 11
+SHARE, CALL_PLACED, RETURN_PLACED = 9, 10, 11  # JIT = 12: python/worker_jit.py
 SGLANG_MODULES = (
     "sglang.kernels.ops.kvcache.trtllm_mha_graph_metadata",
     "sglang.srt.layers.attention.triton_ops.trtllm_mha_graph_metadata",  # older trees
@@ -198,7 +198,8 @@ def _cuda_context(torch):
 
 
 def start(args, channel):
-    """Imports torch and the module, checks the device: (torch, function) after HELLO."""
+    """Imports torch and the module, checks the device, watches the module's JIT: (torch,
+    function, watch) after HELLO."""
     torch, why = _try(lambda: importlib.import_module("torch"))
     if why is not None:
         _refuse(channel, "cannot import torch: " + why)
@@ -212,6 +213,9 @@ def start(args, channel):
         module, why = None, _text(e) if isinstance(e, ImportError) else _describe(e)
     if module is None:
         _refuse(channel, why)
+    imported_jit = "gmfuzz_jit" in sys.modules  # the module did: the worker has not yet
+    import worker_jit
+    watch = worker_jit.Watch(channel)
     function_name = args.function or DEFAULT_FUNCTIONS[args.role]
     function = getattr(module, function_name, None)
     if not callable(function):
@@ -221,14 +225,16 @@ def start(args, channel):
     path = os.path.abspath(path) if path else None
     hello = {"protocol": PROTOCOL, "role": args.role, "module": name, "function": function_name,
              "file": path, "sha256": _sha256(path), "version": _version(module, name),
-             "device": args.device, "torch": str(torch.__version__)}
+             "device": args.device, "torch": str(torch.__version__),
+             "jit": watch.attach(imported_jit)}
     channel.send(HELLO, json.dumps(hello).encode("utf-8"))
-    return torch, function
+    return torch, function, watch
 
 
 class Runner:
-    def __init__(self, torch, function, device, channel):
+    def __init__(self, torch, function, device, channel, watch=None):
         self.torch, self.function, self.channel = torch, function, channel
+        self.watch = watch  # worker_jit.Watch: the JIT messages of each call
         self.cuda = device == "cuda"
         self.arena = Arena(torch, device)
         self.times = Times()
@@ -422,13 +428,17 @@ class Runner:
                 t = views.get(key)
                 kwargs[name] = t if t is not None else view(*key)
         self.times.mark("upload")
-        function, times = self.function, self.times
+        function, times, watch = self.function, self.times, self.watch
         for i in ids:
             started = time.perf_counter() if times.on else 0.0
+            if watch is not None:
+                watch.call = i
             try:
                 function(**calls[i][0])
             except Exception as e:
                 raised[i] = e
+                if watch is not None:
+                    watch.close_open()
                 self.after_raise(e)
             if times.on:
                 times.call(time.perf_counter() - started)
@@ -511,8 +521,8 @@ def main(argv=None):
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     args = parser.parse_args(argv)
     channel = Channel(args.fd)
-    torch, function = start(args, channel)
-    runner = Runner(torch, function, args.device, channel)
+    torch, function, watch = start(args, channel)
+    runner = Runner(torch, function, args.device, channel, watch)
     try:
         while True:
             message = channel.receive()

@@ -43,6 +43,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "gmfuzz_worker.py")
 HELLO, REFUSED, DEVICE_ERROR, STOP, CALL, RETURN = 1, 2, 5, 6, 7, 8
+JIT = 12  # a compile or load under way or done (docs/TARGETS.md, "Compiles and loads")
+JIT_STARTED = 1
+JIT_HEAD = struct.Struct("<IBdI")
 K_NONE, K_INT, K_STR, K_IN, K_OUT, K_HOST = 0, 1, 2, 3, 4, 5
 HEADER = struct.Struct("<IIQ")
 Q_MODES = {"draft_extend": 1, "draft_extend_v2": 2}
@@ -288,8 +291,8 @@ class WorkerGone(Exception):
 
 class Worker:
     def __init__(self, role, module="", function="", device="cpu", python=None, env=None,
-                 timeout=30.0, start_timeout=120.0, stderr=None):
-        self.timeout = timeout
+                 timeout=30.0, start_timeout=120.0, stderr=None, compile_timeout=300.0):
+        self.timeout, self.compile_timeout, self.jit = timeout, compile_timeout, []
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         python = shutil.which(python or os.environ.get("GMFUZZ_PYTHON") or sys.executable)
         argv = [python, "-u", "-B", WORKER,
@@ -361,13 +364,22 @@ class Worker:
             self._reap()
 
     def run(self, calls):
-        """The batch's results (decode_return); WorkerGone where the worker went."""
+        """The batch's results (decode_return); WorkerGone where the worker went. While the
+        worker says a compile or a load is under way, the wait is `compile_timeout`; the JIT
+        events of the batch are kept in self.jit as (call, event, seconds, key)."""
         payload = batch_payload(calls)
         try:
             self.sock.sendall(HEADER.pack(CALL, 0, len(payload)) + payload)
         except OSError as e:
             raise WorkerGone("crashed", "send failed (%s): %s" % (e, self._reap()))
+        self.jit = []
         kind, answer = self._receive(self.timeout)
+        while kind == JIT:
+            call, event, seconds, n = JIT_HEAD.unpack_from(answer, 0)
+            key = answer[JIT_HEAD.size:JIT_HEAD.size + n].decode("utf-8", "replace")
+            self.jit.append((call, event, seconds, key))
+            kind, answer = self._receive(self.compile_timeout if event == JIT_STARTED
+                                         else self.timeout)
         if kind == DEVICE_ERROR:
             how = self._reap()
             raise WorkerGone("device_error", answer.decode("utf-8", "replace") + " (" + how + ")")

@@ -45,9 +45,9 @@ def protocol():
     with open(target, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     import torch
-    check(h == {"protocol": 1, "role": "fused", "module": "protocol_target",
+    check(h == {"protocol": 2, "role": "fused", "module": "protocol_target",
                 "function": "prints", "file": target, "sha256": digest, "version": "7.1",
-                "device": "cpu", "torch": torch.__version__}, "HELLO: %r" % (h,))
+                "device": "cpu", "torch": torch.__version__, "jit": None}, "HELLO: %r" % (h,))
     r = w.run([call, call])
     check(len(r) == 2 and all(x[0] == "returned" and x[1]["page_table"] == [5] * 4 for x in r),
           "a target's prints do not reach the stream; outputs come back: %r" % (r,))
