@@ -55,6 +55,9 @@ typedef struct {
     const char *fused;        /* --target SPEC (docs/TARGETS.md); NULL: builtin:<backend> */
     const char *target_device; /* --target-device cuda|cpu; NULL: cuda */
     double target_timeout_s;  /* --target-timeout; 0: the default */
+    double target_compile_timeout_s; /* --target-compile-timeout; 0: the default */
+    const char *target_cache; /* --target-cache DIR: the target's JIT cache
+                               * (TRITON_CACHE_DIR for every process); NULL: as set */
     const char *reference;    /* --reference python:...: three-way; NULL: none */
     const char *seeds;        /* NULL: corpus/seed; "" (--no-seeds): a cold start */
     const char *dict;         /* NULL: fuzz/gmfuzz.dict; "" (--no-dict): none */

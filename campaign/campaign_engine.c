@@ -32,6 +32,11 @@ void campaign_engine_env(const campaign_setup *s, campaign_argv *env) {
     if (s->opt.target_timeout_s > 0) {
         campaign_argv_addf(env, "GMFUZZ_TARGET_TIMEOUT=%g", s->opt.target_timeout_s);
     }
+    if (s->opt.target_compile_timeout_s > 0) {
+        campaign_argv_addf(env, "GMFUZZ_TARGET_COMPILE_TIMEOUT=%g",
+                           s->opt.target_compile_timeout_s);
+    }
+    campaign_argv_addf(env, "GMFUZZ_UNRELIABLE_DIR=%s/unreliable", s->dir);
     if (s->opt.reference != NULL) {
         campaign_argv_addf(env, "GMFUZZ_REFERENCE=%s", s->opt.reference);
     }

@@ -99,7 +99,7 @@ static void campaign_hub_log_path(const campaign_setup *s, int k, char *out, siz
 }
 
 static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k, gm_error *err) {
-    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], lanes[16];
+    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], compile[32], lanes[16];
     char log[CAMPAIGN_PATH_MAX + 32];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
@@ -110,12 +110,15 @@ static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k,
     snprintf(parent, sizeof parent, "%d", (int)getpid());
     snprintf(timeout, sizeof timeout, "%g",
              s->opt.target_timeout_s > 0 ? s->opt.target_timeout_s : HARNESS_TARGET_DEFAULT_TIMEOUT_S);
+    snprintf(compile, sizeof compile, "%g",
+             s->opt.target_compile_timeout_s > 0 ? s->opt.target_compile_timeout_s
+                                                 : HARNESS_TARGET_DEFAULT_COMPILE_TIMEOUT_S);
     const char *device = s->opt.target_device ? s->opt.target_device : "cuda";
     snprintf(lanes, sizeof lanes, "%d", s->opt.hub_lanes);
     char *argv[] = {self,           "target-hub",       "--name",  name,   "--target",
                     h->target,      "--target-device",  (char *)device,    "--target-timeout",
-                    timeout,        "--parent",         parent,    "--lanes",
-                    lanes,          NULL};
+                    timeout,        "--target-compile-timeout", compile,   "--parent",
+                    parent,         "--lanes",          lanes,     NULL};
     char visible[64];
     snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", h->gpus[k]);
     char *env[] = {h->gpus[k][0] ? visible : NULL, NULL};

@@ -54,6 +54,9 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
     harness_target_spec spec;
     bool ok = campaign_options_target(&s->opt, &spec, &err) &&
               harness_backend_open_target(&spec, &b, &err);
+    if (ok) {
+        harness_backend_set_confirm(b, false); /* confirmed when found */
+    }
     for (size_t i = first; i < f->n_sigs; i++) {
         memset(&res, 0, sizeof res);
         res.index = i;
@@ -77,6 +80,7 @@ typedef enum {
     CAMPAIGN_MINIMIZER_CLOSED,   /* the child is gone */
     CAMPAIGN_MINIMIZER_STOPPED,  /* a second signal */
     CAMPAIGN_MINIMIZER_STALLED,  /* nothing for CAMPAIGN_MINIMIZER_STALL_S */
+    CAMPAIGN_MINIMIZER_LATE,     /* the phase's budget, and its grace, ran out */
 } campaign_minimizer_wait;
 
 static double campaign_minimizer_now(void) {
@@ -85,14 +89,19 @@ static double campaign_minimizer_now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Reads one result, waking for signals (the self-pipe) as it goes. */
-static campaign_minimizer_wait campaign_minimizer_read(int fd, campaign_minimizer_result *res) {
+/* Reads one result, waking for signals (the self-pipe) as it goes, until
+ * `late_s` (minimize_clock). */
+static campaign_minimizer_wait campaign_minimizer_read(int fd, campaign_minimizer_result *res,
+                                                       double late_s) {
     char *p = (char *)res;
     size_t got = 0;
     double since = campaign_minimizer_now();
     while (got < sizeof *res) {
         if (campaign_signal_count() >= 2) {
             return CAMPAIGN_MINIMIZER_STOPPED;
+        }
+        if (minimize_clock() >= late_s) {
+            return CAMPAIGN_MINIMIZER_LATE;
         }
         if (campaign_minimizer_now() - since > CAMPAIGN_MINIMIZER_STALL_S) {
             return CAMPAIGN_MINIMIZER_STALLED;
@@ -146,7 +155,7 @@ static void campaign_minimizer_note(campaign_repro *r, const char *fmt, const ch
  * it did. False when the backend failed (problem). */
 static bool campaign_minimizer_child_round(const campaign_setup *s, const campaign_failures *f,
                                            double deadline_s, campaign_repro *repros,
-                                           size_t *next, bool *stop, char *problem,
+                                           size_t *next, bool *stop, bool *late, char *problem,
                                            size_t problem_size) {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -171,7 +180,8 @@ static bool campaign_minimizer_child_round(const campaign_setup *s, const campai
     static campaign_minimizer_result res;
     campaign_minimizer_wait w;
     bool ok = true;
-    while ((w = campaign_minimizer_read(fds[0], &res)) == CAMPAIGN_MINIMIZER_GOT) {
+    double late_s = deadline_s + CAMPAIGN_MINIMIZER_GRACE_S;
+    while ((w = campaign_minimizer_read(fds[0], &res, late_s)) == CAMPAIGN_MINIMIZER_GOT) {
         if (!res.ok) {
             snprintf(problem, problem_size, "no reproducers: %s", res.msg);
             ok = false;
@@ -183,8 +193,9 @@ static bool campaign_minimizer_child_round(const campaign_setup *s, const campai
     close(fds[0]);
     char how[64];
     campaign_minimizer_reap(pid, w != CAMPAIGN_MINIMIZER_CLOSED, how, sizeof how);
-    if (ok && w == CAMPAIGN_MINIMIZER_STOPPED) {
+    if (ok && (w == CAMPAIGN_MINIMIZER_STOPPED || w == CAMPAIGN_MINIMIZER_LATE)) {
         *stop = true;
+        *late = w == CAMPAIGN_MINIMIZER_LATE;
     } else if (ok && *next < f->n_sigs) {
         /* The child died (or hung) on this one: noted, and the next child
          * goes on after it. */
@@ -204,7 +215,7 @@ bool campaign_minimizer_run(const campaign_setup *s, const campaign_failures *f,
                             campaign_repro *repros, size_t *skipped, char *problem,
                             size_t problem_size) {
     size_t next = 0;
-    bool stop = false;
+    bool stop = false, late = false;
     *skipped = 0;
     /* From here: the campaign's budget is spent, this phase has its own. */
     double deadline_s = minimize_clock() + campaign_options_minimize_time(&s->opt);
@@ -213,10 +224,18 @@ bool campaign_minimizer_run(const campaign_setup *s, const campaign_failures *f,
             stop = true;
             break;
         }
-        if (!campaign_minimizer_child_round(s, f, deadline_s, repros, &next, &stop, problem,
-                                            problem_size)) {
+        if (!campaign_minimizer_child_round(s, f, deadline_s, repros, &next, &stop, &late,
+                                            problem, problem_size)) {
             return false;
         }
+    }
+    if (late && next < f->n_sigs) {
+        fprintf(stderr, "gmfuzz fuzz: the minimization's budget ran out: %zu signature%s "
+                        "written as found\n",
+                f->n_sigs - next, f->n_sigs - next == 1 ? "" : "s");
+    }
+    for (; late && next < f->n_sigs; next++) {
+        campaign_repro_as_found(s, &f->sigs[next], &repros[next]);
     }
     for (; next < f->n_sigs; next++) {
         campaign_minimizer_note(&repros[next], "%s",

@@ -15,9 +15,13 @@
  * CAMPAIGN_MINIMIZER_STALL_S is given up the same way.
  *
  * The phase has a budget (--minimize-time, campaign_options.h), checked
- * between runs: a minimization under way stops where it is, and every
- * signature after the deadline is replayed and written as found (its
- * reproducer not minimized; nothing is lost).
+ * between runs: a minimization under way stops where it is, and a
+ * signature reached after the deadline is replayed and written as found
+ * (not minimized). The budget holds even when a run does not end (a hang,
+ * a compile): CAMPAIGN_MINIMIZER_GRACE_S past it the child is killed, and
+ * each signature left gets its smallest failure file as its reproducer,
+ * not replayed (nothing is lost, and `--time` plus the budget bounds the
+ * campaign).
  */
 #ifndef CAMPAIGN_MINIMIZER_H
 #define CAMPAIGN_MINIMIZER_H
@@ -30,6 +34,7 @@
 #include "campaign_setup.h"
 
 #define CAMPAIGN_MINIMIZER_STALL_S 300.0
+#define CAMPAIGN_MINIMIZER_GRACE_S 2.0
 
 /* Fills repros[i] for every signature of `f` (n_sigs entries). False when
  * the backend could not be opened or failed (problem says why): then no

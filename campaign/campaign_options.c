@@ -85,6 +85,13 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--target-timeout") == 0) {
         return campaign_options_seconds(value, &o->target_timeout_s);
     }
+    if (strcmp(flag, "--target-compile-timeout") == 0) {
+        return campaign_options_seconds(value, &o->target_compile_timeout_s);
+    }
+    if (strcmp(flag, "--target-cache") == 0) {
+        o->target_cache = value;
+        return value != NULL && value[0] != '\0';
+    }
     if (strcmp(flag, "--target-device") == 0) {
         o->target_device = value;
         return value != NULL && (strcmp(value, "cpu") == 0 || strcmp(value, "cuda") == 0);
@@ -159,7 +166,8 @@ bool campaign_options_takes_value(const char *flag) {
                                          "--jobs",   "--runs",    "--seed",    "--out",
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
-                                         "--target-timeout", "--reference", "--batch", "--shape-run",
+                                         "--target-timeout", "--target-compile-timeout",
+                                         "--target-cache", "--reference", "--batch", "--shape-run",
                                          "--cases", "--hubs", "--hub-lanes", "--gpus",
                                          "--stall-timeout", "--minimize-time"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
@@ -212,6 +220,9 @@ bool campaign_options_target(const campaign_options *o, harness_target_spec *out
     out->device_cpu = o->target_device != NULL && strcmp(o->target_device, "cpu") == 0;
     if (o->target_timeout_s > 0) {
         out->timeout_s = o->target_timeout_s;
+    }
+    if (o->target_compile_timeout_s > 0) {
+        out->compile_timeout_s = o->target_compile_timeout_s;
     }
     return true;
 }

@@ -132,10 +132,16 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "coverage", campaign_record_u64(sum ? sum->coverage : 0), ok);
     campaign_record_add(root, "corpus", campaign_record_u64(sum ? sum->corpus : 0), ok);
     campaign_record_add(root, "restarts", cJSON_CreateNumber(sum ? sum->restarts : 0), ok);
-    campaign_record_add(root, "target_restarts_crashed",
-                        campaign_record_u64(sum ? sum->target_crashed : 0), ok);
-    campaign_record_add(root, "target_restarts_hung",
-                        campaign_record_u64(sum ? sum->target_hung : 0), ok);
+    const campaign_target_tally none = {0}, *t = sum ? &sum->target : &none;
+    campaign_record_add(root, "target_restarts_crashed", campaign_record_u64(t->crashed), ok);
+    campaign_record_add(root, "target_restarts_hung", campaign_record_u64(t->hung), ok);
+    campaign_record_add(root, "target_unreliable_crashed",
+                        campaign_record_u64(t->unreliable_crashed), ok);
+    campaign_record_add(root, "target_unreliable_hung", campaign_record_u64(t->unreliable_hung),
+                        ok);
+    campaign_record_add(root, "target_compiles", campaign_record_u64(t->compiles), ok);
+    campaign_record_add(root, "target_loads", campaign_record_u64(t->loads), ok);
+    campaign_record_add(root, "target_jit_ms", campaign_record_u64(t->jit_ms), ok);
     campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);

@@ -2,10 +2,13 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "gm_file.h"
 #include "gm_json.h"
+#include "gm_textfile.h"
 #include "minimize.h"
 #include "repro.h"
 #include "harness.h"
@@ -56,6 +59,42 @@ static double campaign_repro_now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* out->path: DIR/repros/<slug>.json, bucket first ("<bucket>..<signature>":
+ * a bucket's files sort together); false (a note) when it is too long. */
+static bool campaign_repro_path(const campaign_setup *s, const campaign_signature *sig,
+                                campaign_repro *out) {
+    char slug[TRIAGE_SIGNATURE_MAX], key[TRIAGE_BUCKET_MAX + TRIAGE_SIGNATURE_MAX + 4];
+    snprintf(key, sizeof key, "%s||%s", sig->bucket, sig->signature);
+    campaign_repro_slug(sig->bucket[0] != '\0' ? key : sig->signature, slug, sizeof slug);
+    if (snprintf(out->path, sizeof out->path, "%s/%s.json", s->repros, slug) >=
+        (int)sizeof out->path) {
+        snprintf(out->note, sizeof out->note, "%.200s: path too long", s->repros);
+        return false;
+    }
+    return true;
+}
+
+void campaign_repro_as_found(const campaign_setup *s, const campaign_signature *sig,
+                             campaign_repro *out) {
+    memset(out, 0, sizeof *out);
+    out->out_of_time = true;
+    gm_error err = {0};
+    size_t len = 0;
+    char *text = NULL;
+    bool read = campaign_repro_path(s, sig, out) &&
+                gm_textfile_read(sig->smallest, (size_t)1 << 30, &text, &len, &err);
+    if (!read || !gm_file_write_atomic(out->path, text, len, &err)) {
+        snprintf(out->note, sizeof out->note, "the budget ran out, and its failure file could "
+                                              "not be copied: %.300s",
+                 err.msg[0] ? err.msg : "path too long");
+        out->path[0] = '\0';
+    } else {
+        snprintf(out->note, sizeof out->note,
+                 "not replayed: the minimization's budget ran out (written as found)");
+    }
+    free(text);
+}
+
 /* Minimizes `c` (when asked) and writes the reproducer of its final run. */
 static bool campaign_repro_shrink_and_write(harness_backend *b, const campaign_setup *s,
                                             const gm_doc *doc, const campaign_signature *sig,
@@ -81,15 +120,7 @@ static bool campaign_repro_shrink_and_write(harness_backend *b, const campaign_s
         snprintf(out->note, sizeof out->note, "minimized case replays as %s", f->signature);
     }
     out->bs_final = c->bs;
-    char slug[TRIAGE_SIGNATURE_MAX], key[TRIAGE_BUCKET_MAX + TRIAGE_SIGNATURE_MAX + 4];
-    /* bucket first ("<bucket>..<signature>"): a bucket's files sort together */
-    snprintf(key, sizeof key, "%s||%s", sig->bucket, sig->signature);
-    campaign_repro_slug(sig->bucket[0] != '\0' ? key : sig->signature, slug, sizeof slug);
-    if (snprintf(out->path, sizeof out->path, "%s/%s.json", s->repros, slug) >=
-        (int)sizeof out->path) {
-        snprintf(out->note, sizeof out->note, "%.200s: path too long", s->repros);
-        ok = false;
-    }
+    ok = ok && campaign_repro_path(s, sig, out);
     repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
                               out->minimized, doc->repro.found_at, harness_backend_identity(b)};
     if (ok && !repro_write(out->path, c, &r, f, harness_backend_kind_of(b), &origin, err)) {

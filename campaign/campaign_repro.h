@@ -38,4 +38,10 @@ typedef struct {
 bool campaign_repro_make(harness_backend *b, const campaign_setup *s, const campaign_signature *sig,
                          double deadline_s, campaign_repro *out, gm_error *err);
 
+/* The minimization's budget is spent: `sig`'s smallest failure file, as it
+ * was saved when found (a whole gmfuzz-repro-v1), becomes its reproducer,
+ * not replayed, not minimized; a note says so (or why it could not). */
+void campaign_repro_as_found(const campaign_setup *s, const campaign_signature *sig,
+                             campaign_repro *out);
+
 #endif

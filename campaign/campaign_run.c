@@ -224,8 +224,7 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
     campaign_run_record_end(r, w, now, cause,
                             !retire && again && r->setup->opt.time_s - now >= 1.0);
     r->coverage = w->stats.coverage > r->coverage ? w->stats.coverage : r->coverage;
-    r->target_crashed += w->stats.target_crashed;
-    r->target_hung += w->stats.target_hung;
+    campaign_target_tally_add(&r->target, &w->stats.target);
     campaign_worker_close_run(w);
     if (retire) {
         campaign_run_give_up(r, w, how);
@@ -364,8 +363,7 @@ static void campaign_run_finish(campaign_run *r) {
     campaign_status st;
     for (int i = 0; i < r->n_workers; i++) {
         campaign_engine_refresh(r->setup, &r->workers[i], r->elapsed_s);
-        r->target_crashed += r->workers[i].stats.target_crashed; /* the last runs' */
-        r->target_hung += r->workers[i].stats.target_hung;
+        campaign_target_tally_add(&r->target, &r->workers[i].stats.target); /* the last runs' */
     }
     campaign_run_totals(r, r->elapsed_s, false, &st);
     campaign_run_scan(r, true);

@@ -38,8 +38,7 @@ typedef struct {
     uint64_t coverage;
     uint64_t corpus;
     unsigned restarts;
-    uint64_t target_crashed;   /* external target workers replaced, by cause (all runs) */
-    uint64_t target_hung;
+    campaign_target_tally target; /* what an external target did (all runs) */
     unsigned unsaved_crashes;  /* runs that failed without saving a failure */
     char crash_note[256];      /* the last of them: job, how, its log's last line */
     bool interrupted;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "campaign_lock.h"
+#include "campaign_options.h"
 #include "campaign_record.h"
 #include "campaign_target.h"
 #include "gm_file.h"
@@ -183,6 +184,32 @@ static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
     return triage_baseline_load(s->baseline_src, &s->baseline, err);
 }
 
+/* --target-cache DIR: the target JIT's on-disk cache, created, for every
+ * process the campaign starts (its jobs, hubs and minimizers inherit
+ * TRITON_CACHE_DIR; docs/TARGETS.md, "Compiles and loads"). */
+static bool campaign_setup_target_cache(const char *dir, gm_error *err) {
+    if (!harness_paths_make_dirs(dir, err)) {
+        gm_error_prefix(err, "--target-cache");
+        return false;
+    }
+    return setenv("TRITON_CACHE_DIR", dir, 1) == 0 ||
+           gm_error_set(err, GM_ERR_MEMORY, "--target-cache: setenv failed");
+}
+
+/* A job waiting on an external target is bounded by the target's own
+ * limits: a call, a compile, the re-run that confirms a hang (the compile
+ * limit, for a target whose compiles gmfuzz cannot see). The stall watchdog
+ * must not take such a wait for a stuck job. */
+static void campaign_setup_stall_limit(campaign_setup *s) {
+    harness_target_spec t;
+    gm_error ignored = {0};
+    if (!campaign_options_target(&s->opt, &t, &ignored) || !harness_target_is_external(&t)) {
+        return;
+    }
+    double wait = 2.0 * t.timeout_s + t.compile_timeout_s + 30.0;
+    s->opt.stall_s = s->opt.stall_s > wait ? s->opt.stall_s : wait;
+}
+
 bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *exit_code,
                             gm_error *err) {
     memset(s, 0, sizeof *s);
@@ -200,6 +227,10 @@ bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *e
         return false;
     }
     *exit_code = CAMPAIGN_EXIT_INFRA;
+    if (o->target_cache != NULL && !campaign_setup_target_cache(o->target_cache, err)) {
+        return false;
+    }
+    campaign_setup_stall_limit(s);
     if (!campaign_setup_folders(s, err)) {
         *exit_code = s->locked_out ? CAMPAIGN_EXIT_LOCKED : CAMPAIGN_EXIT_INFRA;
         return false;

@@ -1,5 +1,6 @@
 #include "campaign_stats.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,41 @@ static bool campaign_stats_status_line(const char *line, campaign_stats *s) {
     return true;
 }
 
+/* The job's lines about its target, one field each. */
+static const struct {
+    const char *name;
+    size_t offset;
+} campaign_stats_target_fields[] = {
+    {"stat::gmfuzz_target_restarts_crashed:", offsetof(campaign_target_tally, crashed)},
+    {"stat::gmfuzz_target_restarts_hung:", offsetof(campaign_target_tally, hung)},
+    {"stat::gmfuzz_target_unreliable_crashed:", offsetof(campaign_target_tally, unreliable_crashed)},
+    {"stat::gmfuzz_target_unreliable_hung:", offsetof(campaign_target_tally, unreliable_hung)},
+    {"stat::gmfuzz_target_compiles:", offsetof(campaign_target_tally, compiles)},
+    {"stat::gmfuzz_target_loads:", offsetof(campaign_target_tally, loads)},
+    {"stat::gmfuzz_target_jit_ms:", offsetof(campaign_target_tally, jit_ms)},
+};
+
+static bool campaign_stats_target_line(const char *line, campaign_target_tally *t) {
+    for (size_t k = 0; k < sizeof campaign_stats_target_fields / sizeof campaign_stats_target_fields[0];
+         k++) {
+        uint64_t *field = (uint64_t *)((char *)t + campaign_stats_target_fields[k].offset);
+        if (campaign_stats_field(line, campaign_stats_target_fields[k].name, field)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void campaign_target_tally_add(campaign_target_tally *sum, const campaign_target_tally *x) {
+    sum->crashed += x->crashed;
+    sum->hung += x->hung;
+    sum->unreliable_crashed += x->unreliable_crashed;
+    sum->unreliable_hung += x->unreliable_hung;
+    sum->compiles += x->compiles;
+    sum->loads += x->loads;
+    sum->jit_ms += x->jit_ms;
+}
+
 bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {
     uint64_t v = 0;
     if (strncmp(line, "stat::number_of_executed_units:", 31) == 0 &&
@@ -58,10 +94,8 @@ bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {
         s->execs = v;
         return true;
     }
-    if (strncmp(line, "stat::gmfuzz_target_restarts_", 29) == 0) {
-        return campaign_stats_field(line, "stat::gmfuzz_target_restarts_crashed:",
-                                    &s->target_crashed) ||
-               campaign_stats_field(line, "stat::gmfuzz_target_restarts_hung:", &s->target_hung);
+    if (strncmp(line, "stat::gmfuzz_target_", 20) == 0) {
+        return campaign_stats_target_line(line, &s->target);
     }
     if (strncmp(line, "stat::average_exec_per_sec:", 27) == 0 &&
         campaign_stats_field(line, "stat::average_exec_per_sec:", &v)) {

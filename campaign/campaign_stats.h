@@ -16,6 +16,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What an external target did in a run, from the job's
+ * "stat::gmfuzz_target_*" lines (fuzz/fuzz_harness.c prints them). */
+typedef struct {
+    uint64_t crashed, hung;       /* its workers replaced after a crash, a hang */
+    uint64_t unreliable_crashed;  /* crashes and hangs that did not happen again */
+    uint64_t unreliable_hung;     /* on a fresh worker (harness.h) */
+    uint64_t compiles, loads;     /* its JIT's kernels compiled, loaded from a cache */
+    uint64_t jit_ms;              /* their milliseconds */
+} campaign_target_tally;
+
+/* sum += x, field by field. */
+void campaign_target_tally_add(campaign_target_tally *sum, const campaign_target_tally *x);
+
 typedef struct {
     bool have;             /* anything parsed yet */
     bool final;            /* the run's final count was seen: execs is exact */
@@ -23,8 +36,7 @@ typedef struct {
     uint64_t exec_per_sec; /* the engine's own rate */
     uint64_t coverage;     /* libFuzzer cov (PCs/edges), AFL++ edges_found */
     uint64_t corpus;       /* units in this engine's corpus */
-    uint64_t target_crashed; /* external target workers replaced after a crash, */
-    uint64_t target_hung;    /* and after a hang ("stat::gmfuzz_target_restarts_*") */
+    campaign_target_tally target; /* the target's counts in this run */
 } campaign_stats;
 
 /* Folds one line of libFuzzer output into `s`; false when the line is

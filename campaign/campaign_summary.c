@@ -35,9 +35,21 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
                  ", corpus %" PRIu64 " units, %u restart%s\n",
             s->elapsed_s, s->interrupted ? " (interrupted)" : "", s->execs, execs, rate,
             s->coverage, s->corpus, s->restarts, s->restarts == 1 ? "" : "s");
-    if (s->target_crashed + s->target_hung > 0) {
+    const campaign_target_tally *t = &s->target;
+    if (t->crashed + t->hung > 0) {
         fprintf(out, "  target workers restarted: %" PRIu64 " after a crash, %" PRIu64
-                     " after a hang\n", s->target_crashed, s->target_hung);
+                     " after a hang\n", t->crashed, t->hung);
+    }
+    if (t->unreliable_crashed + t->unreliable_hung > 0) {
+        fprintf(out, "  unreliable (not again on a fresh worker, not findings): %" PRIu64
+                     " crash%s, %" PRIu64 " hang%s, kept in %s/unreliable/\n",
+                t->unreliable_crashed, t->unreliable_crashed == 1 ? "" : "es", t->unreliable_hung,
+                t->unreliable_hung == 1 ? "" : "s", s->setup->dir);
+    }
+    if (t->compiles + t->loads > 0) {
+        fprintf(out, "  target JIT: %" PRIu64 " kernels compiled, %" PRIu64
+                     " loaded from its cache, %.1f s\n",
+                t->compiles, t->loads, (double)t->jit_ms / 1000.0);
     }
 }
 

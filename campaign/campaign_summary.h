@@ -25,8 +25,7 @@ typedef struct {
     uint64_t coverage;
     uint64_t corpus;
     unsigned restarts;             /* engine processes restarted after a failure */
-    uint64_t target_crashed;       /* external target workers replaced after a crash */
-    uint64_t target_hung;          /* ... after a hang */
+    campaign_target_tally target;  /* what an external target did */
     unsigned unsaved_crashes;      /* runs that failed without saving a failure */
     const char *crash_note;        /* the last of them */
     bool interrupted;              /* ended by Ctrl-C or SIGTERM */

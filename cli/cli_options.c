@@ -24,7 +24,7 @@ static bool cli_options_size(const char *flag, const char *text, size_t *out) {
 }
 
 /* The shared flags; each one's code is CLI_OPTIONS_SHARED + its index. */
-enum { CLI_OPTIONS_N_SHARED = 12 };
+enum { CLI_OPTIONS_N_SHARED = 14 };
 static const struct option cli_options_long[CLI_OPTIONS_N_SHARED] = {
     {"max-file-size", required_argument, NULL, CLI_OPTIONS_SHARED + 0},
     {"max-elements", required_argument, NULL, CLI_OPTIONS_SHARED + 1},
@@ -38,6 +38,8 @@ static const struct option cli_options_long[CLI_OPTIONS_N_SHARED] = {
     {"reference-device", required_argument, NULL, CLI_OPTIONS_SHARED + 9},
     {"compare", required_argument, NULL, CLI_OPTIONS_SHARED + 10},
     {"json", no_argument, NULL, CLI_OPTIONS_SHARED + 11},
+    {"target-compile-timeout", required_argument, NULL, CLI_OPTIONS_SHARED + 12},
+    {"target-cache", required_argument, NULL, CLI_OPTIONS_SHARED + 13},
 };
 
 enum { CLI_OPTIONS_N_LIMITS = 4, CLI_OPTIONS_COMPARE = 10, CLI_OPTIONS_JSON = 11 };
@@ -57,8 +59,22 @@ static bool cli_options_device(const char *flag, const char *value, bool *cpu) {
     return true;
 }
 
-/* --target, --backend, --target-device, --target-timeout, --reference,
- * --reference-device; device and timeout survive a later --target. */
+/* Seconds in (0, 1 day] for `flag`; false (said) otherwise. */
+static bool cli_options_seconds(const char *flag, const char *value, double *out) {
+    char *end = NULL;
+    double s = strtod(value, &end);
+    if (end == value || *end != '\0' || !(s > 0 && s <= 86400)) {
+        fprintf(stderr, "gmfuzz: %s: '%s' is not a number of seconds\n", flag, value);
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+/* --target, --backend, --target-device, --target-timeout,
+ * --target-compile-timeout, --target-cache, --reference, --reference-device;
+ * device and timeouts survive a later --target. --target-cache is the
+ * target JIT's cache for every process this one starts (TRITON_CACHE_DIR). */
 static bool cli_options_target_flag(cli_options *o, const char *flag, const char *value) {
     gm_error err = {0};
     if (value == NULL) {
@@ -79,6 +95,7 @@ static bool cli_options_target_flag(cli_options *o, const char *flag, const char
         }
         t.device_cpu = o->target.device_cpu;
         t.timeout_s = o->target.timeout_s;
+        t.compile_timeout_s = o->target.compile_timeout_s;
         o->target = t;
         o->target_given = true;
         return true;
@@ -93,14 +110,13 @@ static bool cli_options_target_flag(cli_options *o, const char *flag, const char
         return ok;
     }
     if (strcmp(flag, "--target-timeout") == 0) {
-        char *end = NULL;
-        double s = strtod(value, &end);
-        if (end == value || *end != '\0' || !(s > 0 && s <= 86400)) {
-            fprintf(stderr, "gmfuzz: --target-timeout: '%s' is not a number of seconds\n", value);
-            return false;
-        }
-        o->target.timeout_s = s;
-        return true;
+        return cli_options_seconds(flag, value, &o->target.timeout_s);
+    }
+    if (strcmp(flag, "--target-compile-timeout") == 0) {
+        return cli_options_seconds(flag, value, &o->target.compile_timeout_s);
+    }
+    if (strcmp(flag, "--target-cache") == 0) {
+        return setenv("TRITON_CACHE_DIR", value, 1) == 0;
     }
     o->reference = value; /* --reference */
     return true;
@@ -223,6 +239,7 @@ static bool cli_options_doc_target(const cli_options *o, const gm_doc *doc, harn
     }
     t->device_cpu = rec->device != NULL && strcmp(rec->device, "cpu") == 0;
     t->timeout_s = o->target.timeout_s;
+    t->compile_timeout_s = o->target.compile_timeout_s;
     return true;
 }
 

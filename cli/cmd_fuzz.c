@@ -48,7 +48,13 @@ static const char cmd_fuzz_usage[] =
     "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
     "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
     "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
-    "  --target-timeout S        one call's limit for lib: and python: (default 10)\n"
+    "  --target-timeout S        one call's execution limit for lib: and python:\n"
+    "                            (default 10)\n"
+    "  --target-compile-timeout S  one compile or load a python: target reports, and\n"
+    "                            the re-run that confirms a hang of a target whose\n"
+    "                            compiles gmfuzz cannot see (default 300)\n"
+    "  --target-cache DIR        the target JIT's on-disk cache for every process\n"
+    "                            (TRITON_CACHE_DIR; keep it between campaigns)\n"
     "  --reference python:[MODULE][:FUNCTION]\n"
     "                            also the legacy sequence in real PyTorch (three-way)\n"
     "  --engine-binary PATH      the engine's target binary (default: searched; also\n"
@@ -82,6 +88,7 @@ static const char cmd_fuzz_usage[] =
 static const char *const cmd_fuzz_names[] = {
     "engine", "batch", "shape-run", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
     "compare", "strict-baseline", "baseline", "target", "target-device", "target-timeout",
+    "target-compile-timeout", "target-cache",
     "reference", "engine-binary", "seeds", "no-seeds", "dict", "no-dict", "runs", "seed",
     "stop-on-new", "abort-on-failure", "no-minimize", "minimize-time", "stall-timeout",
 };

@@ -14,7 +14,8 @@
 
 static const char cmd_hub_usage[] =
     "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"
-    "                         [--target-timeout S] [--parent PID] [--lanes N]\n"
+    "                         [--target-timeout S] [--target-compile-timeout S]\n"
+    "                         [--parent PID] [--lanes N]\n"
     "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
     "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
     "SIGTERM or SIGINT, or until the process PID is gone. A builtin target runs in\n"
@@ -40,6 +41,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         {"name", required_argument, NULL, 'n'},     {"target", required_argument, NULL, 't'},
         {"target-device", required_argument, NULL, 'd'},
         {"target-timeout", required_argument, NULL, 's'},
+        {"target-compile-timeout", required_argument, NULL, 'c'},
         {"parent", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
         {"lanes", required_argument, NULL, 'l'},
         {NULL, 0, NULL, 0},
@@ -61,6 +63,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
             break;
         case 'd': o->spec.device_cpu = strcmp(optarg, "cpu") == 0; break;
         case 's': o->spec.timeout_s = strtod(optarg, &end); break;
+        case 'c': o->spec.compile_timeout_s = strtod(optarg, &end); break;
         case 'p': o->parent = (pid_t)strtol(optarg, &end, 10); break;
         case 'l': o->lanes = (int)strtol(optarg, &end, 10); break;
         case 'h': fputs(cmd_hub_usage, stdout); exit(CLI_EXIT_OK);

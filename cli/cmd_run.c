@@ -31,6 +31,12 @@ static void cmd_run_print_text(const gm_doc *doc, const harness_backend *b, cons
     char target[HARNESS_TARGET_PATH_MAX + 200];
     harness_target_format(harness_backend_spec(b), target, sizeof target);
     printf("fused (%s): %s\n", target, r->fused.error ? r->fused.error : "ok");
+    harness_backend_unreliable u = harness_backend_unreliable_counts(b);
+    if (u.crashed + u.hung > 0) {
+        printf("unreliable: the target %s the first time, not again on a fresh worker (not a "
+               "finding; the verdict is the second run's)\n",
+               u.hung > 0 ? "hung" : "crashed");
+    }
     if (r->drift[0] != '\0') {
         printf("reference drift: %s\n", r->drift);
     }

@@ -111,7 +111,12 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  *                           lib:PATH.so or python:[MODULE][:FUNCTION]
  *                           (default: the binary's builtin backend);
  *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
- *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10)
+ *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10),
+ *                           GMFUZZ_TARGET_COMPILE_TIMEOUT seconds (a compile
+ *                           or load the target reports; default 300)
+ *   GMFUZZ_UNRELIABLE_DIR   where crashes and hangs that did not happen again
+ *                           on a fresh worker are kept (default
+ *                           ./gmfuzz-unreliable; harness.h)
  *   GMFUZZ_TARGET_HUB       NAME: the target runs in the campaign's target
  *                           hub @NAME.K, K = our pid mod $GMFUZZ_TARGET_HUBS
  *                           (harness/harness.h; the campaign sets both)
@@ -128,6 +133,13 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  */
 #define FUZZ_HARNESS_SEEN_MAX 4096
 
+/* The target's counts as last printed for the campaign driver. */
+typedef struct {
+    harness_backend_restarts restarts;
+    harness_backend_unreliable unreliable;
+    harness_backend_jit jit;
+} fuzz_harness_said;
+
 typedef struct {
     harness_backend *backend;
     harness_run_legacy *legacy;
@@ -137,7 +149,7 @@ typedef struct {
     bool keep_going;
     uint64_t seen[FUZZ_HARNESS_SEEN_MAX]; /* keep-going: hashes of the signatures saved */
     size_t n_seen;
-    harness_backend_restarts said; /* the target's restarts last printed for the driver */
+    fuzz_harness_said said;        /* the target's counts last printed for the driver */
     fuzz_defer defer;              /* cap 0: every input checked on the target at once */
 } fuzz_harness;
 

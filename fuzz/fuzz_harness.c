@@ -13,6 +13,7 @@
 #endif
 
 #define FUZZ_HARNESS_DEFAULT_FAILURES "gmfuzz-failures"
+#define FUZZ_HARNESS_DEFAULT_UNRELIABLE "gmfuzz-unreliable"
 #define FUZZ_HARNESS_DEFAULT_CASE_MUTATION 20u
 
 static const char *fuzz_harness_env(const char *name, const char *fallback) {
@@ -97,8 +98,25 @@ static bool fuzz_harness_hub(harness_target_spec *t, gm_error *err) {
            gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_HUB: '%s' is too long", hub);
 }
 
-/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE and
- * $GMFUZZ_TARGET_TIMEOUT) when set, else the binary's builtin backend. */
+/* Seconds from $name into *out when it is set; an error when it is not a
+ * positive number. */
+static bool fuzz_harness_seconds(const char *name, double *out, gm_error *err) {
+    const char *v = fuzz_harness_env(name, NULL);
+    if (v == NULL) {
+        return true;
+    }
+    char *end = NULL;
+    double s = strtod(v, &end);
+    if (*end != '\0' || !(s > 0)) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not seconds", name, v);
+    }
+    *out = s;
+    return true;
+}
+
+/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE,
+ * $GMFUZZ_TARGET_TIMEOUT and $GMFUZZ_TARGET_COMPILE_TIMEOUT) when set, else
+ * the binary's builtin backend. */
 static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *t, gm_error *err) {
     const char *spec = fuzz_harness_env("GMFUZZ_TARGET", NULL);
     harness_target_builtin(t, kind);
@@ -110,17 +128,9 @@ static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *
         return false;
     }
     const char *device = fuzz_harness_env("GMFUZZ_TARGET_DEVICE", "cuda");
-    const char *timeout = fuzz_harness_env("GMFUZZ_TARGET_TIMEOUT", NULL);
     t->device_cpu = strcmp(device, "cpu") == 0;
-    if (timeout != NULL) {
-        char *end = NULL;
-        t->timeout_s = strtod(timeout, &end);
-        if (*end != '\0' || !(t->timeout_s > 0)) {
-            return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_TIMEOUT: '%s' is not seconds",
-                                timeout);
-        }
-    }
-    return true;
+    return fuzz_harness_seconds("GMFUZZ_TARGET_TIMEOUT", &t->timeout_s, err) &&
+           fuzz_harness_seconds("GMFUZZ_TARGET_COMPILE_TIMEOUT", &t->compile_timeout_s, err);
 }
 
 /* $GMFUZZ_REFERENCE: a three-way run against the torch legacy sequence. */
@@ -173,24 +183,38 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     }
     /* A target that dies or hangs: the case is on disk before anything else. */
     harness_backend_set_crash_dir(h->backend, h->check.failure_dir);
+    harness_backend_set_unreliable_dir(
+        h->backend, fuzz_harness_env("GMFUZZ_UNRELIABLE_DIR", FUZZ_HARNESS_DEFAULT_UNRELIABLE));
     h->check.backend = h->backend;
     h->check.baseline = h->baseline;
     return true;
 }
 
-/* The target's restart counts for the campaign driver (campaign/campaign_stats.h
- * reads the last ones), printed when they change and at the end: a job
+/* The target's counts for the campaign driver (campaign/campaign_stats.h
+ * reads the last ones): restarts, unreliable crashes and hangs, its JIT's
+ * compiles and loads; printed when they change and at the end: a job
  * killed at the campaign's deadline, or while it waits for a hub started
- * again, never reaches its end, and the restarts it saw would be lost. */
+ * again, never reaches its end, and the counts it saw would be lost. */
 static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
     if (h->backend == NULL || !harness_target_is_external(harness_backend_spec(h->backend))) {
         return;
     }
-    harness_backend_restarts n = harness_backend_restart_counts(h->backend);
-    if (always || n.crashed != h->said.crashed || n.hung != h->said.hung) {
+    fuzz_harness_said now = {.restarts = harness_backend_restart_counts(h->backend),
+                             .unreliable = harness_backend_unreliable_counts(h->backend),
+                             .jit = harness_backend_jit_counts(h->backend)};
+    const harness_backend_restarts n = now.restarts;
+    const harness_backend_unreliable u = now.unreliable;
+    const harness_backend_jit j = now.jit;
+    if (always || memcmp(&now, &h->said, sizeof now) != 0) {
         fprintf(stderr, "stat::gmfuzz_target_restarts_crashed: %u\n", n.crashed);
         fprintf(stderr, "stat::gmfuzz_target_restarts_hung: %u\n", n.hung);
-        h->said = n;
+        fprintf(stderr, "stat::gmfuzz_target_unreliable_crashed: %u\n", u.crashed);
+        fprintf(stderr, "stat::gmfuzz_target_unreliable_hung: %u\n", u.hung);
+        fprintf(stderr, "stat::gmfuzz_target_compiles: %llu\n", (unsigned long long)j.compiles);
+        fprintf(stderr, "stat::gmfuzz_target_loads: %llu\n", (unsigned long long)j.loads);
+        fprintf(stderr, "stat::gmfuzz_target_jit_ms: %llu\n",
+                (unsigned long long)(j.seconds * 1000.0));
+        h->said = now;
     }
 }
 

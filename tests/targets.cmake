@@ -96,7 +96,7 @@ foreach(what raised:raise crashed:segfault hung:hang)
   list(GET pair 1 fault)
   gmfuzz_target_test(survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-"
                      ENV GMFUZZ_TORCH_FAULT=${fault}
-                     ARGS sweep ${TORCH_CPU} --target-timeout 2 --cases 200 --jobs 1 --seed 5
+                     ARGS sweep ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --cases 200 --jobs 1 --seed 5
                           --batch 8 --time 120 --no-minimize
                           --out ${GMFUZZ_TARGETS_OUT}/survives_${fault})
 endforeach()
@@ -110,7 +110,7 @@ if(GMFUZZ_FUZZ_ACTIVE)
     list(GET pair 1 fault)
     gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-" LABELS fuzz
                        ENV GMFUZZ_TORCH_FAULT=${fault}
-                       ARGS fuzz ${TORCH_CPU} --target-timeout 2 --runs 100 --jobs 1 --seed 5
+                       ARGS fuzz ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --runs 100 --jobs 1 --seed 5
                             --time 40 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_survives_${fault})
   endforeach()
   # Checked one input at a time (GMFUZZ_TARGET_BATCH=1), a fault is found too.
@@ -122,7 +122,7 @@ endif()
 # ... and a raise when the worker stages a placed batch, as on CUDA.
 gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|-"
                    ENV GMFUZZ_TORCH_FAULT=raise GMFUZZ_WORKER_IN_PLACE=0
-                   ARGS sweep ${TORCH_CPU} --target-timeout 2 --cases 200 --jobs 1 --seed 5
+                   ARGS sweep ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --cases 200 --jobs 1 --seed 5
                         --batch 8 --time 120 --no-minimize
                         --out ${GMFUZZ_TARGETS_OUT}/survives_raise_staged)
 
