@@ -181,6 +181,8 @@ typedef struct {
     double seconds;
 } harness_backend_jit;
 harness_backend_jit harness_backend_jit_counts(const harness_backend *b);
+/* Whether the target reports its compiles and loads (else its counts stay 0). */
+bool harness_backend_sees_jit(const harness_backend *b);
 
 /* A crash or a hang is confirmed before it is a finding: the case runs
  * again alone on a fresh worker (with the compile limit where gmfuzz cannot
@@ -338,6 +340,73 @@ bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err);
  * --shape-run`: runs of one shape, for targets that replay a CUDA graph
  * per shape. False only when memory runs out. */
 bool harness_gen_case_like(harness_gen *g, const gm_case *shape, gm_case *c, gm_error *err);
+
+/* Fills `c` (fresh from gm_case_init) with a case of `like`'s
+ * specialization class (harness_class_of, below) with fresh sizes and
+ * contents: bs within the same power of two and of the same divisibility,
+ * pages within the same power of two, width, out_len and the write count
+ * of the same divisibility, the same mode, page size, scalars' classes,
+ * SWA parts and prior contents. It passes gm_case_check; its class is
+ * `like`'s. False only when memory runs out. */
+bool harness_gen_case_in_class(harness_gen *g, const gm_case *like, gm_case *c, gm_error *err);
+
+/* Which region of the input space a new case is drawn from: anywhere, as
+ * harness_gen_case does, or one of its rare corners (a scheduler that
+ * spends a compile per class reaches them on purpose). */
+typedef enum {
+    HARNESS_GEN_ANYWHERE,
+    HARNESS_GEN_BIG_BATCH,  /* 1,023 to 65,536 rows, few pages */
+    HARNESS_GEN_WIDE_TABLE, /* 513 to 16,384 pages, few rows */
+    HARNESS_GEN_ONE_ROW,    /* bs == 1 */
+    HARNESS_GEN_SWA_TILES,  /* an SWA model whose out_len spans several 512-slot tiles */
+    HARNESS_GEN_REGIONS
+} harness_gen_region;
+bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, gm_error *err);
+
+/* ---- specialization classes (harness_class.c) ----------------------------
+ * A kernel as people write it (Triton's default specialization, constexpr
+ * block widths) is compiled for each combination of what its launch
+ * specializes on; the first call of each costs a compile, or a load from an
+ * on-disk cache, in every process (docs/TARGETS.md, "Specialization
+ * classes"). A case's class is gmfuzz's model of that key, from the fused
+ * call's arguments (SPEC section 6): the q mode and the optional buffers,
+ * the page size, the power of two of bs (a one-program scan's block), and
+ * for each integer argument what Triton specializes it on (== 1, a
+ * multiple of 16, neither; past int32). Cases of one class run on one
+ * compiled kernel; the sweep and the libFuzzer jobs order their work by
+ * it (fuzz.h, fuzz_sched). The targets' own reports of their compiles
+ * (JIT messages) are the truth; the class is the schedule's guess. */
+
+enum {
+    HARNESS_CLASS_BS,
+    HARNESS_CLASS_SEQLEN_OFFSET,
+    HARNESS_CLASS_MAX_SEQ_PAGES,
+    HARNESS_CLASS_REQ_STRIDE,   /* req_to_token.stride(0): the width W */
+    HARNESS_CLASS_TABLE_STRIDE, /* page_table.stride(0): max_num_pages */
+    HARNESS_CLASS_NUM_OUT_TOKENS,
+    HARNESS_CLASS_OUT_LEN,
+    HARNESS_CLASS_Q_STRIDE,
+    HARNESS_CLASS_INTS
+};
+/* An integer argument's specialization: its divisibility, | WIDE past int32. */
+enum { HARNESS_CLASS_OTHER = 0, HARNESS_CLASS_ONE = 1, HARNESS_CLASS_SIXTEEN = 2,
+       HARNESS_CLASS_WIDE = 4 };
+
+typedef struct {
+    uint8_t q_mode; /* 0 none, 1 cumsum, 2 strided */
+    bool swa_page_table, swa_out, out_cache_loc;
+    int32_t page_size;
+    uint8_t bs_log2; /* next_power_of_2(bs) == 1 << bs_log2 */
+    uint8_t ints[HARNESS_CLASS_INTS];
+} harness_class;
+
+void harness_class_of(const gm_case *c, harness_class *out);
+uint8_t harness_class_of_int(int64_t v);
+/* A hash of the class: equal classes, equal keys. */
+uint64_t harness_class_key(const harness_class *k);
+uint64_t harness_class_key_of(const gm_case *c);
+/* "q0 swa_pt loc P=16 bs<=64 offset=16 tokens=1" (what is not OTHER). */
+void harness_class_describe(const harness_class *k, char *out, size_t size);
 
 /* ---- paths (harness_paths.c) ----------------------------------------------
  * Expands the paths given on the command line (files, or folders searched

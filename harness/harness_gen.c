@@ -60,8 +60,12 @@ static void harness_gen_pages(harness_gen *g, gm_case *c, int64_t pages) {
  * ..., 65536 half the time) with at most HARNESS_GEN_CELLS / bs pages; 3 % a
  * wide page table (513 to 16,384 pages, at 1024, 2048, ..., 16384 half
  * the time) with few rows and a pool within HARNESS_GEN_TOKENS. */
-static void harness_gen_dimensions(harness_gen *g, gm_case *c) {
-    int64_t shape = harness_gen_range(g, 0, 99);
+static void harness_gen_dimensions(harness_gen *g, gm_case *c, harness_gen_region region) {
+    /* anywhere: the region drawn (3 % big batch, 3 % wide table); else the one asked for */
+    int64_t shape = region == HARNESS_GEN_ANYWHERE     ? harness_gen_range(g, 0, 99)
+                    : region == HARNESS_GEN_BIG_BATCH  ? 0
+                    : region == HARNESS_GEN_WIDE_TABLE ? 3
+                                                       : 6;
     if (shape < 3) { /* big batch */
         c->page_size = harness_gen_page_size(g);
         c->bs = (size_t)harness_gen_edge(g, 10, 16, 1023, 65536);
@@ -80,6 +84,7 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c) {
         c->page_size = harness_gen_page_size(g);
         c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
         c->bs = (size_t)harness_gen_range(g, 1, 64);
+        c->bs = region == HARNESS_GEN_ONE_ROW ? 1 : c->bs;
     }
     c->mode = (gm_mode)harness_gen_range(g, 0, GM_MODE_COUNT - 1);
     c->width = (size_t)c->max_context_len + (size_t)harness_gen_range(g, 0, 3);
@@ -143,17 +148,20 @@ static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
     c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
 }
 
-/* This step's write locations: a tenth -1. */
+/* This step's write locations: a tenth negative, most of those the -1
+ * sentinel, the rest -2 to -4 (a guard that tests == -1 must show). */
 static void harness_gen_out_cache_loc(harness_gen *g, gm_case *c) {
     int64_t mapping_len = (int64_t)c->swa.mapping_len;
     for (size_t t = 0; t < c->swa.n_out; t++) {
         uint64_t r = harness_gen_next(g);
-        c->swa.out_cache_loc[t] =
-            harness_gen_percent_of(r) < 10 ? -1 : harness_gen_below_of(r, (uint64_t)mapping_len);
+        unsigned percent = harness_gen_percent_of(r);
+        c->swa.out_cache_loc[t] = percent < 7    ? -1
+                                  : percent < 10 ? -2 - harness_gen_below_of(r, 3)
+                                                 : harness_gen_below_of(r, (uint64_t)mapping_len);
     }
 }
 
-static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
+static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, bool force_tiles) {
     c->has_swa = true;
     c->swa.mapping_len = (size_t)mapping_len;
     c->swa.mapping = malloc(c->swa.mapping_len * sizeof(int64_t));
@@ -162,15 +170,15 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
     }
     harness_gen_swa_mapping(g, c);
     c->swa.page_table = harness_gen_chance(g, 80);
-    c->swa.has_out_len = harness_gen_chance(g, 80);
+    c->swa.has_out_len = harness_gen_chance(g, 80) || force_tiles;
     /* a tenth at an edge of the SWA-out programs' 512-slot tiles, past
      * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
      * just below, at or just above it or anywhere up to 4200 */
-    bool tiles = harness_gen_chance(g, 10);
+    bool tiles = harness_gen_chance(g, 10) || force_tiles;
     c->swa.out_len = tiles
                          ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
                          : (size_t)harness_gen_range(g, 0, 1100);
-    if (!harness_gen_chance(g, 80)) {
+    if (!harness_gen_chance(g, 80) && !force_tiles) {
         return true; /* no out_cache_loc this step */
     }
     c->swa.n_out = !tiles ? (size_t)harness_gen_range(g, 0, 1200)
@@ -186,7 +194,11 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len) {
 }
 
 bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
-    harness_gen_dimensions(g, c);
+    return harness_gen_case_in(g, HARNESS_GEN_ANYWHERE, c, err);
+}
+
+bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, gm_error *err) {
+    harness_gen_dimensions(g, c, region);
     int64_t mapping_len = (int64_t)(c->pool * c->width) + c->page_size + 1;
     c->req_to_token = malloc(c->pool * c->width * sizeof(int32_t));
     c->req_pool_indices = malloc(c->bs * sizeof(int64_t));
@@ -198,7 +210,8 @@ bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
     }
     harness_gen_tokens(g, c, mapping_len);
     harness_gen_rows(g, c);
-    if (harness_gen_chance(g, 60) && !harness_gen_swa(g, c, mapping_len)) {
+    bool tiles = region == HARNESS_GEN_SWA_TILES;
+    if ((harness_gen_chance(g, 60) || tiles) && !harness_gen_swa(g, c, mapping_len, tiles)) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
     }
     if (harness_gen_chance(g, 30)) {
@@ -227,4 +240,160 @@ bool harness_gen_case_like(harness_gen *g, const gm_case *shape, gm_case *c, gm_
         }
     }
     return true;
+}
+
+/* ---- a case of a given specialization class ------------------------------ */
+
+/* The smallest power of two >= n (n >= 1). */
+static int64_t harness_gen_pow2_ceil(int64_t n) {
+    int64_t p = 1;
+    while (p < n) {
+        p *= 2;
+    }
+    return p;
+}
+
+/* A value in [lo, hi] whose specialization (harness_class_of_int) has the
+ * divisibility of `want` (1, a multiple of 16, neither); `fallback` when
+ * the range holds none or none is found. */
+static int64_t harness_gen_of_int_class(harness_gen *g, uint8_t want, int64_t lo, int64_t hi,
+                                        int64_t fallback) {
+    uint8_t div = want & 3;
+    if (lo > hi) {
+        return fallback;
+    }
+    if (div == HARNESS_CLASS_ONE) {
+        return lo <= 1 && 1 <= hi ? 1 : fallback;
+    }
+    if (div == HARNESS_CLASS_SIXTEEN) {
+        int64_t first = lo >= 0 ? (lo + 15) / 16 * 16 : -((-lo) / 16 * 16);
+        int64_t last = hi >= 0 ? hi / 16 * 16 : -((-hi + 15) / 16 * 16);
+        return first > last ? fallback : first + 16 * harness_gen_range(g, 0, (last - first) / 16);
+    }
+    for (int tries = 0; tries < 16; tries++) {
+        int64_t v = harness_gen_range(g, lo, hi);
+        if ((harness_class_of_int(v) & 3) == HARNESS_CLASS_OTHER) {
+            return v;
+        }
+    }
+    return fallback;
+}
+
+/* (2^(k-1), 2^k] around n: the power-of-two class of n. */
+static void harness_gen_pow2_bucket(int64_t n, int64_t *lo, int64_t *hi) {
+    *hi = harness_gen_pow2_ceil(n < 1 ? 1 : n);
+    *lo = *hi / 2 + 1;
+}
+
+/* The sizes of a case of class `k` like `like`: bs, pages, width, pool. */
+static void harness_gen_class_sizes(harness_gen *g, const gm_case *like, const harness_class *k,
+                                    gm_case *c) {
+    int64_t lo, hi;
+    harness_gen_pow2_bucket((int64_t)like->bs, &lo, &hi);
+    c->bs = (size_t)harness_gen_of_int_class(g, k->ints[HARNESS_CLASS_BS], lo, hi,
+                                             (int64_t)like->bs);
+    int64_t pages_like = (int64_t)gm_case_max_num_pages(like);
+    harness_gen_pow2_bucket(pages_like, &lo, &hi);
+    int64_t room = HARNESS_GEN_CELLS / (int64_t)c->bs;
+    hi = hi < room ? hi : room > pages_like ? room : pages_like;
+    int64_t pages = harness_gen_of_int_class(g, k->ints[HARNESS_CLASS_TABLE_STRIDE], lo, hi,
+                                             pages_like);
+    harness_gen_pages(g, c, pages);
+    int64_t mcl = c->max_context_len;
+    int64_t width = harness_gen_of_int_class(g, k->ints[HARNESS_CLASS_REQ_STRIDE], mcl, mcl + 16,
+                                             -1);
+    c->width = width < mcl ? 0 : (size_t)width; /* 0: none of the class near it */
+    int64_t pool = harness_gen_range(g, 1, c->bs < 40 ? 40 : 64);
+    int64_t tokens = HARNESS_GEN_TOKENS / (int64_t)(c->width > 0 ? c->width : 1);
+    c->pool = (size_t)(pool < tokens ? pool : tokens < 1 ? 1 : tokens);
+}
+
+/* The SWA parts of a case like `like`, of class `k`. */
+static bool harness_gen_class_swa(harness_gen *g, const gm_case *like, const harness_class *k,
+                                  gm_case *c) {
+    c->has_swa = true;
+    c->swa.mapping_len = c->pool * c->width + (size_t)c->page_size + 1;
+    c->swa.mapping = malloc(c->swa.mapping_len * sizeof(int64_t));
+    if (c->swa.mapping == NULL) {
+        return false;
+    }
+    harness_gen_swa_mapping(g, c);
+    c->swa.page_table = like->swa.page_table;
+    c->swa.has_out_len = like->swa.has_out_len;
+    int64_t lo, hi;
+    harness_gen_pow2_bucket((int64_t)like->swa.out_len, &lo, &hi);
+    c->swa.out_len = like->swa.out_len == 0
+                         ? 0
+                         : (size_t)harness_gen_of_int_class(g, k->ints[HARNESS_CLASS_OUT_LEN],
+                                                            lo, hi, (int64_t)like->swa.out_len);
+    if (like->swa.out_cache_loc == NULL) {
+        return true;
+    }
+    bool covers = like->swa.n_out >= like->swa.out_len; /* tokens = out_len, else n */
+    int64_t extra = covers ? (int64_t)(like->swa.n_out - like->swa.out_len) : 0;
+    c->swa.n_out = !c->swa.has_out_len ? (size_t)harness_gen_range(g, 0, 1200)
+                   : covers ? c->swa.out_len + (size_t)harness_gen_range(g, 0, extra)
+                            : (size_t)harness_gen_of_int_class(
+                                  g, k->ints[HARNESS_CLASS_NUM_OUT_TOKENS], 0,
+                                  (int64_t)c->swa.out_len - 1, (int64_t)like->swa.n_out);
+    c->swa.out_cache_loc = malloc((c->swa.n_out + 1) * sizeof(int64_t));
+    if (c->swa.out_cache_loc == NULL) {
+        return false;
+    }
+    harness_gen_out_cache_loc(g, c);
+    return true;
+}
+
+/* A fresh case of `like`'s class into `c`; false when memory ran out or the
+ * class could not be kept (`c` then to be freed and drawn otherwise). */
+static bool harness_gen_try_in_class(harness_gen *g, const gm_case *like, const harness_class *k,
+                                     gm_case *c, bool *memory) {
+    *memory = true;
+    c->mode = like->mode;
+    c->page_size = like->page_size;
+    c->speculative_step_id = like->speculative_step_id;
+    c->num_draft_tokens = like->num_draft_tokens;
+    c->q_stride = (int32_t)harness_gen_of_int_class(g, k->ints[HARNESS_CLASS_Q_STRIDE], -2, 8,
+                                                    like->q_stride);
+    harness_gen_class_sizes(g, like, k, c);
+    if (c->width < (size_t)c->max_context_len) { /* no width of the class near it */
+        return false;
+    }
+    c->req_to_token = malloc(c->pool * c->width * sizeof(int32_t));
+    c->req_pool_indices = malloc(c->bs * sizeof(int64_t));
+    c->seq_lens = malloc(c->bs * sizeof(int64_t));
+    c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
+    c->qlens = malloc(c->bs * sizeof(int32_t));
+    if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
+        return *memory = false;
+    }
+    harness_gen_tokens(g, c, (int64_t)(c->pool * c->width) + c->page_size + 1);
+    harness_gen_row_contents(g, c);
+    if (like->has_swa && !harness_gen_class_swa(g, like, k, c)) {
+        return *memory = false;
+    }
+    for (int b = 0; b < GM_BUF_COUNT; b++) { /* stale contents as like's (not an array) */
+        c->init[b].kind = like->init[b].kind == GM_INIT_FILL ? GM_INIT_FILL : GM_INIT_DEFAULT;
+        c->init[b].fill = like->init[b].fill;
+    }
+    harness_class got;
+    harness_class_of(c, &got);
+    return harness_class_key(&got) == harness_class_key(k);
+}
+
+bool harness_gen_case_in_class(harness_gen *g, const gm_case *like, gm_case *c, gm_error *err) {
+    harness_class k;
+    harness_class_of(like, &k);
+    bool memory = true;
+    bool plain = !like->has_max_seq_pages && like->seq_lens_cpu != NULL && like->qlens != NULL &&
+                 like->bs > 0;
+    if (plain && harness_gen_try_in_class(g, like, &k, c, &memory)) {
+        return true;
+    }
+    gm_case_free(c);
+    gm_case_init(c);
+    if (!memory) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    }
+    return harness_gen_case_like(g, like, c, err); /* its sizes, new contents */
 }

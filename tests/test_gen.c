@@ -68,7 +68,61 @@ static void test_case_like(void) {
     CHECK(fresh * 100 >= like * 90);
 }
 
+/* Cases drawn in a class keep it, pass the format's rules, and mostly
+ * have sizes of their own: a run of one class meets one compile, yet
+ * varies its shapes. Every region is drawn from. */
+static void test_case_in_class(void) {
+    harness_gen g;
+    harness_gen_seed(&g, 20261202);
+    gm_error err = {0};
+    long same = 0, resized = 0, drawn = 0;
+    for (int s = 0; s < TEST_GEN_SHAPES; s++) {
+        gm_case like;
+        gm_case_init(&like);
+        CHECK(harness_gen_case_in(&g, (harness_gen_region)(s % HARNESS_GEN_REGIONS), &like, &err));
+        CHECK(gm_case_check(&like, &err));
+        uint64_t key = harness_class_key_of(&like);
+        for (int k = 0; k < TEST_GEN_LIKE; k++) {
+            gm_case c;
+            gm_case_init(&c);
+            CHECK(harness_gen_case_in_class(&g, &like, &c, &err));
+            CHECK(gm_case_check(&c, &err));
+            same += harness_class_key_of(&c) == key;
+            resized += c.bs != like.bs || c.max_context_len != like.max_context_len ||
+                       c.width != like.width || c.swa.out_len != like.swa.out_len;
+            drawn++;
+            gm_case_free(&c);
+        }
+        gm_case_free(&like);
+    }
+    fprintf(stderr, "%ld of %ld cases drawn in a class keep it, %ld have sizes of their own\n",
+            same, drawn, resized);
+    CHECK_EQ_I64(same, drawn);
+    CHECK(resized * 100 >= drawn * 70);
+}
+
+/* The regions give what they say. */
+static void test_regions(void) {
+    harness_gen g;
+    harness_gen_seed(&g, 7);
+    gm_error err = {0};
+    for (int s = 0; s < 200; s++) {
+        gm_case c;
+        gm_case_init(&c);
+        harness_gen_region r = (harness_gen_region)(1 + s % (HARNESS_GEN_REGIONS - 1));
+        CHECK(harness_gen_case_in(&g, r, &c, &err));
+        CHECK(gm_case_check(&c, &err));
+        CHECK(r != HARNESS_GEN_BIG_BATCH || c.bs >= 1023);
+        CHECK(r != HARNESS_GEN_WIDE_TABLE || gm_case_max_num_pages(&c) >= 2);
+        CHECK(r != HARNESS_GEN_ONE_ROW || c.bs == 1);
+        CHECK(r != HARNESS_GEN_SWA_TILES || (c.has_swa && c.swa.has_out_len && c.swa.out_len >= 511));
+        gm_case_free(&c);
+    }
+}
+
 int main(void) {
     GM_RUN(test_case_like);
+    GM_RUN(test_case_in_class);
+    GM_RUN(test_regions);
     GM_TEST_END();
 }
