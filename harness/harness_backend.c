@@ -152,6 +152,10 @@ harness_backend_jit harness_backend_jit_counts(const harness_backend *b) {
     return b->ops->counts(b->impl).jit;
 }
 
+bool harness_backend_sees_jit(const harness_backend *b) {
+    return b->ops->counts(b->impl).sees_jit;
+}
+
 harness_backend_unreliable harness_backend_unreliable_counts(const harness_backend *b) {
     return b->unreliable;
 }
@@ -363,15 +367,36 @@ static bool harness_backend_confirm(harness_backend *b, const gm_case *c, const 
 static bool harness_backend_external_batch(harness_backend *b, const gm_case *const *cases,
                                            gm_outputs *outs, size_t n, gm_error *err);
 
-/* A batch that crashed or hung: which case did it? Each again, alone. */
+/* A batch that crashed or hung: which case did it? Each again, alone. When
+ * none does, the batch's failure did not happen again: unreliable (kept
+ * with the batch's first case). */
 static bool harness_backend_bisect(harness_backend *b, const gm_case *const *cases,
                                    gm_outputs *outs, const size_t *sent, size_t n_sent,
                                    gm_error *err) {
+    harness_pycall_result first = {0};
+    for (size_t k = 0; k < n_sent && first.status < HARNESS_PYCALL_CRASHED; k++) {
+        first = b->results[k];
+    }
+    harness_backend_unreliable before = b->unreliable;
+    bool again = false;
     for (size_t k = 0; k < n_sent; k++) {
         size_t i = sent[k];
         if (!harness_backend_external_batch(b, &cases[i], &outs[i], 1, err)) {
             return false;
         }
+        again = again || (outs[i].error != NULL &&
+                          (strncmp(outs[i].error, GM_TARGET_CRASHED_PREFIX,
+                                   strlen(GM_TARGET_CRASHED_PREFIX)) == 0 ||
+                           strncmp(outs[i].error, GM_TARGET_HUNG_PREFIX,
+                                   strlen(GM_TARGET_HUNG_PREFIX)) == 0));
+    }
+    bool counted = b->unreliable.crashed + b->unreliable.hung > before.crashed + before.hung;
+    if (!again && !counted) {
+        harness_pycall_result none = {.status = HARNESS_PYCALL_RETURNED};
+        snprintf(first.message + strlen(first.message),
+                 sizeof first.message - strlen(first.message),
+                 " (a batch of %zu; no case of it alone did it again)", n_sent);
+        harness_backend_keep_unreliable(b, cases[sent[0]], &first, &none);
     }
     return true;
 }
