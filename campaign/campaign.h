@@ -26,6 +26,7 @@
 
 #include "gm_error.h"
 #include "gm_oracle.h"
+#include "harness.h"
 
 /* ---- a campaign's options (campaign_options.c) ---------------------------
  *
@@ -71,6 +72,11 @@ typedef struct {
                                * (campaign_options_minimize_time) */
     uint64_t batch;           /* sweep: cases per round trip (default 64) */
     uint64_t shape_run;       /* sweep: cases drawn per shape (default 1) */
+    const char *schedule;     /* --schedule auto|classes|naive (fuzz/fuzz_sched.h); NULL: auto */
+    uint64_t class_run;       /* --class-run: cases a run of one class; 0: the default */
+    uint64_t class_budget;    /* --class-budget: percent of the time new classes may
+                               * cost; 0: the default */
+    uint64_t class_warm;      /* --class-warm: new classes met at once; 0: the default */
     int hubs;                 /* --hubs: target hubs (campaign/campaign_hub.h); -1: auto */
     int hub_lanes;            /* --hub-lanes: threads per hub of a builtin target */
     const char *gpus;         /* --gpus all|LIST: one hub per device listed; NULL: none */
@@ -109,6 +115,26 @@ enum {
  * they found, writes its record, summary and reports. Messages name the
  * command `name` ("fuzz", "sweep"). Returns the exit code above. */
 int campaign_fuzz(const campaign_options *o, const char *name);
+
+/* ---- warming a target's JIT cache (campaign_warm.c) --------------------- */
+
+/* `gmfuzz warm`: the classes a campaign's jobs meet first, compiled ahead,
+ * in parallel over `jobs` workers of the target (each its own process):
+ * job k's first `classes` new classes of a sweep seeded like the campaign
+ * (fuzz/fuzz_sched.h) and every jobs-th input of the seed corpus (what a
+ * libFuzzer job meets first). The target's compiles land in its on-disk
+ * cache (TRITON_CACHE_DIR: --target-cache), which the campaign's workers
+ * then load from. Prints one line; exit 0, or 4 when a worker could not
+ * open the target or nothing ran. */
+typedef struct {
+    harness_target_spec target;
+    int jobs;
+    unsigned classes;  /* per job */
+    uint64_t seed;     /* the campaign's --seed; 0: its default */
+    const char *seeds; /* a seed corpus folder; NULL: none */
+} campaign_warm_options;
+
+int campaign_warm(const campaign_warm_options *o);
 
 /* ---- hubs (campaign_hub.c) ---------------------------------------------- */
 

@@ -37,6 +37,19 @@ void campaign_engine_env(const campaign_setup *s, campaign_argv *env) {
                            s->opt.target_compile_timeout_s);
     }
     campaign_argv_addf(env, "GMFUZZ_UNRELIABLE_DIR=%s/unreliable", s->dir);
+    if (s->opt.schedule != NULL) {
+        campaign_argv_addf(env, "GMFUZZ_SCHEDULE=%s", s->opt.schedule);
+    }
+    if (s->opt.class_run > 0) {
+        campaign_argv_addf(env, "GMFUZZ_CLASS_RUN=%llu", (unsigned long long)s->opt.class_run);
+    }
+    if (s->opt.class_budget > 0) {
+        campaign_argv_addf(env, "GMFUZZ_CLASS_BUDGET=%llu",
+                           (unsigned long long)s->opt.class_budget);
+    }
+    if (s->opt.class_warm > 0) {
+        campaign_argv_addf(env, "GMFUZZ_CLASS_WARM=%llu", (unsigned long long)s->opt.class_warm);
+    }
     if (s->opt.reference != NULL) {
         campaign_argv_addf(env, "GMFUZZ_REFERENCE=%s", s->opt.reference);
     }

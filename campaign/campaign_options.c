@@ -141,6 +141,20 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--shape-run") == 0) {
         return gm_decimal_parse(value, 1, 65536, &o->shape_run);
     }
+    if (strcmp(flag, "--schedule") == 0) {
+        o->schedule = value;
+        return value != NULL && (strcmp(value, "auto") == 0 || strcmp(value, "classes") == 0 ||
+                                 strcmp(value, "naive") == 0);
+    }
+    if (strcmp(flag, "--class-run") == 0) {
+        return gm_decimal_parse(value, 1, 1u << 20, &o->class_run);
+    }
+    if (strcmp(flag, "--class-budget") == 0) {
+        return gm_decimal_parse(value, 1, 100, &o->class_budget);
+    }
+    if (strcmp(flag, "--class-warm") == 0) {
+        return gm_decimal_parse(value, 1, 1u << 16, &o->class_warm);
+    }
     if (strcmp(flag, "--cases") == 0) { /* sweep: cases in all, split over the jobs */
         return gm_decimal_parse(value, 1, UINT64_MAX / 2, &o->runs);
     }
@@ -168,6 +182,8 @@ bool campaign_options_takes_value(const char *flag) {
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--target-compile-timeout",
                                          "--target-cache", "--reference", "--batch", "--shape-run",
+                                         "--schedule", "--class-run", "--class-budget",
+                                         "--class-warm",
                                          "--cases", "--hubs", "--hub-lanes", "--gpus",
                                          "--stall-timeout", "--minimize-time"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {

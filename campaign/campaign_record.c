@@ -142,6 +142,8 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "target_compiles", campaign_record_u64(t->compiles), ok);
     campaign_record_add(root, "target_loads", campaign_record_u64(t->loads), ok);
     campaign_record_add(root, "target_jit_ms", campaign_record_u64(t->jit_ms), ok);
+    campaign_record_add(root, "target_classes", campaign_record_u64(t->classes), ok);
+    campaign_record_add(root, "target_held", campaign_record_u64(t->held), ok);
     campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);

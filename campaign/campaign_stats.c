@@ -62,6 +62,8 @@ static const struct {
     {"stat::gmfuzz_target_compiles:", offsetof(campaign_target_tally, compiles)},
     {"stat::gmfuzz_target_loads:", offsetof(campaign_target_tally, loads)},
     {"stat::gmfuzz_target_jit_ms:", offsetof(campaign_target_tally, jit_ms)},
+    {"stat::gmfuzz_target_held:", offsetof(campaign_target_tally, held)},
+    {"stat::gmfuzz_target_classes:", offsetof(campaign_target_tally, classes)},
 };
 
 static bool campaign_stats_target_line(const char *line, campaign_target_tally *t) {
@@ -83,6 +85,8 @@ void campaign_target_tally_add(campaign_target_tally *sum, const campaign_target
     sum->compiles += x->compiles;
     sum->loads += x->loads;
     sum->jit_ms += x->jit_ms;
+    sum->classes += x->classes;
+    sum->held += x->held;
 }
 
 bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {

@@ -24,6 +24,8 @@ typedef struct {
     uint64_t unreliable_hung;     /* on a fresh worker (harness.h) */
     uint64_t compiles, loads;     /* its JIT's kernels compiled, loaded from a cache */
     uint64_t jit_ms;              /* their milliseconds */
+    uint64_t classes;             /* specialization classes met (sweep, by class) */
+    uint64_t held;                /* inputs not sent: their class not admitted (libFuzzer) */
 } campaign_target_tally;
 
 /* sum += x, field by field. */

@@ -51,6 +51,11 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
                      " loaded from its cache, %.1f s\n",
                 t->compiles, t->loads, (double)t->jit_ms / 1000.0);
     }
+    if (t->classes + t->held > 0) {
+        fprintf(out, "  by specialization class: %" PRIu64 " classes met; %" PRIu64
+                     " inputs checked on the C side only (their class not admitted)\n",
+                t->classes, t->held);
+    }
 }
 
 /* ---- buckets: the signatures are grouped by bucket (campaign_failures_sort) */

@@ -75,7 +75,10 @@ bool cli_options_open_reference(const cli_options *o, harness_run_legacy **out);
     "                          reproducer's recorded target, else builtin:cpu)\n"             \
     "  --backend B             the same as --target builtin:B\n"                              \
     "  --target-device D       cuda (default) or cpu: where a python: target's tensors live\n" \
-    "  --target-timeout S      one call's limit for lib: and python: targets (default 10)\n"  \
+    "  --target-timeout S      one call's execution limit for lib: and python: targets\n"   \
+    "                          (default 10)\n"                                                \
+    "  --target-compile-timeout S  a compile or load a python: target reports (default 300)\n" \
+    "  --target-cache DIR      the target JIT's on-disk cache (TRITON_CACHE_DIR)\n"          \
     "  --reference python:[MODULE][:FUNCTION]\n"                                              \
     "                          also run the legacy sequence in real PyTorch (three-way)\n"    \
     "  --reference-device D    cpu (default) or cuda\n"

@@ -31,6 +31,14 @@ static const char cmd_fuzz_usage[] =
     "  --batch N                 sweep: cases per round trip to the target (default 64)\n"
     "  --shape-run N             sweep: cases drawn per shape (default 1)\n"
     "  --cases N                 sweep: cases per job, then stop (as --runs)\n"
+    "  --schedule auto|classes|naive\n"
+    "                            the order of the cases: in runs of one specialization\n"
+    "                            class, new classes within a JIT budget (classes), or\n"
+    "                            each drawn anew (naive); auto: classes when the target\n"
+    "                            reports its compiles (docs/TARGETS.md)\n"
+    "  --class-run N             cases a run of one class (default 256)\n"
+    "  --class-budget PERCENT    of the time new classes may cost (default 10)\n"
+    "  --class-warm N            new classes met at once at the start (default 4)\n"
     "  --hubs N                  processes that own a GPU target for all jobs\n"
     "                            (default: 1 for a builtin CUDA or lib: target, else 0:\n"
     "                            each job its own worker; docs/TARGETS.md)\n"
@@ -88,7 +96,8 @@ static const char cmd_fuzz_usage[] =
 static const char *const cmd_fuzz_names[] = {
     "engine", "batch", "shape-run", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
     "compare", "strict-baseline", "baseline", "target", "target-device", "target-timeout",
-    "target-compile-timeout", "target-cache",
+    "target-compile-timeout", "target-cache", "schedule", "class-run", "class-budget",
+    "class-warm",
     "reference", "engine-binary", "seeds", "no-seeds", "dict", "no-dict", "runs", "seed",
     "stop-on-new", "abort-on-failure", "no-minimize", "minimize-time", "stall-timeout",
 };

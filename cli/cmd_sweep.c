@@ -30,6 +30,14 @@ static const char cmd_sweep_usage[] =
     "                            new contents (default 1); for a python: worker\n"
     "                            replaying CUDA graphs (GMFUZZ_TARGET_GRAPHS=1)\n"
     "  --cases N                 cases per job, then stop\n"
+    "  --schedule auto|classes|naive\n"
+    "                            the order of the cases: in runs of one specialization\n"
+    "                            class, new classes within a JIT budget (classes), or\n"
+    "                            each drawn anew (naive); auto: classes when the target\n"
+    "                            reports its compiles (docs/TARGETS.md)\n"
+    "  --class-run N             cases a run of one class (default 256)\n"
+    "  --class-budget PERCENT    of the time new classes may cost (default 10)\n"
+    "  --class-warm N            new classes met at once at the start (default 4)\n"
     "  --seed N                  generator seed of job 0 (job k: N + k)\n"
     "  --time S                  wall-clock seconds (default 60)\n"
     "  --jobs N                  sweep processes (default: all cores)\n"
@@ -132,13 +140,16 @@ static void cmd_sweep_on_signal(int sig) {
     cmd_sweep_stop = 1;
 }
 
-/* The job's case stream: runs of `run` cases of one shape, the first of
- * each drawn whole (harness_gen_case), the others like it. */
+/* The job's case stream: by specialization class (fuzz_sched.h, when the
+ * harness works by class), else runs of `run` cases of one shape, the
+ * first of each drawn whole (harness_gen_case), the others like it. */
 typedef struct {
     harness_gen g;
     uint64_t run;   /* cases a shape */
     uint64_t drawn; /* cases so far */
     gm_case shape;  /* the current run's first case */
+    bool by_class;
+    fuzz_sched sched;
 } cmd_sweep_stream;
 
 static bool cmd_sweep_next(cmd_sweep_stream *s, gm_case *c, gm_error *err) {
@@ -159,6 +170,13 @@ static bool cmd_sweep_next(cmd_sweep_stream *s, gm_case *c, gm_error *err) {
 /* Draws `n` cases into `cases` (each freed before it is drawn again). */
 static bool cmd_sweep_draw(cmd_sweep_stream *s, gm_case *cases, size_t n) {
     gm_error err = {0};
+    if (s->by_class) {
+        bool ok = fuzz_sched_draw(&s->sched, cases, n, &err);
+        if (!ok) {
+            fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
+        }
+        return ok;
+    }
     for (size_t k = 0; k < n; k++) {
         gm_case_free(&cases[k]);
         gm_case_init(&cases[k]);
@@ -182,18 +200,31 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         gm_case_init(&cases[k]);
         ptrs[k] = &cases[k];
     }
-    cmd_sweep_stream stream = {.run = j->shape_run};
+    cmd_sweep_stream stream = {.run = j->shape_run, .by_class = h->by_class};
     harness_gen_seed(&stream.g, j->seed * GM_HASH_GOLDEN);
     gm_case_init(&stream.shape);
+    gm_error err = {0};
+    if (stream.by_class &&
+        !fuzz_sched_init(&stream.sched, &h->sched, j->seed, (unsigned)j->seed, &err)) {
+        fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
+        free(cases);
+        free(ptrs);
+        return 1;
+    }
     double start = cmd_sweep_now(), last = start;
     uint64_t done = 0;
     int rc = 0;
     while (!cmd_sweep_stop && cmd_sweep_now() - start < j->max_s && (j->runs == 0 || done < j->runs)) {
         size_t n = j->runs != 0 && j->runs - done < j->batch ? (size_t)(j->runs - done) : j->batch;
         size_t failures = 0;
+        double jit_before = harness_backend_jit_counts(h->backend).seconds;
         fuzz_check_result res = cmd_sweep_draw(&stream, cases, n)
                                     ? fuzz_harness_run_batch(h, ptrs, n, &failures)
                                     : FUZZ_CHECK_BROKEN;
+        if (stream.by_class) {
+            fuzz_sched_charge(&stream.sched,
+                              harness_backend_jit_counts(h->backend).seconds - jit_before);
+        }
         if (res == FUZZ_CHECK_BROKEN || res == FUZZ_CHECK_UNSAVED) {
             /* a failure that could not be saved: the campaign must know */
             rc = res == FUZZ_CHECK_UNSAVED ? FUZZ_CHECK_EXIT_UNSAVED : 1;
@@ -213,6 +244,10 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         gm_case_free(&cases[k]);
     }
     gm_case_free(&stream.shape);
+    if (stream.by_class) {
+        fprintf(stderr, "stat::gmfuzz_target_classes: %zu\n", stream.sched.n_known);
+        fuzz_sched_free(&stream.sched);
+    }
     free(cases);
     free(ptrs);
     return rc;

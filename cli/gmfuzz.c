@@ -17,6 +17,7 @@
 #include "cmd_show.h"
 #include "cmd_sweep.h"
 #include "cmd_hub.h"
+#include "cmd_warm.h"
 #include "cmd_decode.h"
 #include "cmd_merge.h"
 #include "cmd_triage.h"
@@ -57,6 +58,9 @@ static const char gmfuzz_usage[] =
     "                     structured random cases sent to the target in batches\n"
     "                     (no coverage: for GPU targets); findings minimized and\n"
     "                     reported as by fuzz (its other options too)\n"
+    "  warm --target T [--jobs N] [--classes K] [--target-cache DIR]\n"
+    "                     compile ahead the specialization classes a campaign's\n"
+    "                     jobs meet first, in parallel, into the target's JIT cache\n"
     "  minimize CASE.json -o REPRO.json\n"
     "                     shrink a failing case, keeping its signature, into a\n"
     "                     complete reproducer\n"
@@ -91,8 +95,9 @@ static const char gmfuzz_usage[] =
     "                         (production kernel, unchecked)\n"
     "  --target T             the fused side (docs/TARGETS.md): builtin:B, lib:PATH.so\n"
     "                         or python:[MODULE][:FUNCTION]; --target-device cuda|cpu,\n"
-    "                         --target-timeout S (default 10); show and minimize run a\n"
-    "                         reproducer on its recorded target by default\n"
+    "                         --target-timeout S (default 10), --target-compile-timeout\n"
+    "                         S (default 300), --target-cache DIR; show and minimize run\n"
+    "                         a reproducer on its recorded target by default\n"
     "  --reference python:[MODULE][:FUNCTION]\n"
     "                         also the legacy sequence in real PyTorch (three-way;\n"
     "                         --reference-device cpu|cuda); a disagreement is\n"
@@ -158,6 +163,7 @@ int main(int argc, char **argv) {
         {"sweep", cmd_sweep_main},
         {"sweep-job", cmd_sweep_job_main},
         {"target-hub", cmd_hub_main},
+        {"warm", cmd_warm_main},
         {"decode", cmd_decode_main},
         {"minimize", cmd_minimize_main},
         {"triage", cmd_triage_main},

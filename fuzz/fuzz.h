@@ -16,6 +16,7 @@
 #include "gm_json.h"
 #include "gm_oracle.h"
 #include "fuzz_defer.h"
+#include "fuzz_sched.h"
 #include "harness.h"
 #include "triage.h"
 
@@ -126,6 +127,13 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  *   GMFUZZ_TARGET_BATCH     N: a libFuzzer job in keep-going mode checks
  *                           an external target's inputs N at a time
  *                           (fuzz_defer.h; default 32 for python:, else 1)
+ *   GMFUZZ_SCHEDULE         auto | classes | naive: whether a job works in
+ *                           runs of one specialization class (fuzz_sched.h);
+ *                           auto (default): when the target reports its JIT.
+ *                           GMFUZZ_CLASS_RUN cases a run (default 256),
+ *                           GMFUZZ_CLASS_BUDGET percent of the time new
+ *                           classes may cost (default 10), GMFUZZ_CLASS_WARM
+ *                           new classes met at once at the start (default 4)
  *   GMFUZZ_KEEP_GOING       1: fuzzing goes on after a failure instead of
  *                           aborting, and each signature is saved once
  *                           (smoke tests, benchmarks; the engine then
@@ -138,6 +146,7 @@ typedef struct {
     harness_backend_restarts restarts;
     harness_backend_unreliable unreliable;
     harness_backend_jit jit;
+    uint64_t held; /* inputs not sent to the target: their class was not admitted */
 } fuzz_harness_said;
 
 typedef struct {
@@ -151,6 +160,10 @@ typedef struct {
     size_t n_seen;
     fuzz_harness_said said;        /* the target's counts last printed for the driver */
     fuzz_defer defer;              /* cap 0: every input checked on the target at once */
+    fuzz_sched_config sched;       /* GMFUZZ_CLASS_*: how a job meets classes */
+    bool by_class;                 /* GMFUZZ_SCHEDULE: in runs of a class, new ones budgeted */
+    fuzz_sched_budget admitted;    /* libFuzzer, by class: the classes sent to the target */
+    uint64_t held;                 /* inputs whose class was not admitted: C side only */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;

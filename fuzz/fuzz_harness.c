@@ -46,6 +46,39 @@ static bool fuzz_harness_percent(const char *name, unsigned fallback, unsigned *
     return true;
 }
 
+/* A count from $name in [1, max] into *out when it is set. */
+static bool fuzz_harness_count(const char *name, unsigned long max, uint64_t *out, gm_error *err) {
+    const char *v = fuzz_harness_env(name, NULL);
+    if (v == NULL) {
+        return true;
+    }
+    char *end = NULL;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end != '\0' || v[0] == '-' || n < 1 || n > max) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not 1..%lu", name, v, max);
+    }
+    *out = n;
+    return true;
+}
+
+/* GMFUZZ_SCHEDULE and GMFUZZ_CLASS_* (fuzz.h); *by_class: -1 auto. */
+static bool fuzz_harness_schedule(fuzz_harness *h, int *by_class, gm_error *err) {
+    const char *mode = fuzz_harness_env("GMFUZZ_SCHEDULE", "auto");
+    *by_class = strcmp(mode, "classes") == 0 ? 1 : strcmp(mode, "naive") == 0 ? 0 : -1;
+    if (*by_class < 0 && strcmp(mode, "auto") != 0) {
+        return gm_error_set(err, GM_ERR_USAGE,
+                            "GMFUZZ_SCHEDULE: '%s' is not auto, classes or naive", mode);
+    }
+    unsigned budget = 0;
+    uint64_t run = FUZZ_SCHED_RUN, warm = FUZZ_SCHED_WARM;
+    bool ok = fuzz_harness_percent("GMFUZZ_CLASS_BUDGET", (unsigned)(FUZZ_SCHED_BUDGET * 100),
+                                   &budget, err) &&
+              fuzz_harness_count("GMFUZZ_CLASS_RUN", 1u << 20, &run, err) &&
+              fuzz_harness_count("GMFUZZ_CLASS_WARM", 1u << 16, &warm, err);
+    h->sched = (fuzz_sched_config){.budget = budget / 100.0, .warm = (unsigned)warm, .run = run};
+    return ok;
+}
+
 static bool fuzz_harness_settings(fuzz_harness *h, gm_error *err) {
     const char *compare = fuzz_harness_env("GMFUZZ_COMPARE", "live");
     if (!gm_compare_from_name(compare, &h->check.level)) {
@@ -173,11 +206,18 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     memset(h, 0, sizeof *h);
     h->check.engine = engine;
     harness_target_spec target;
-    if (!fuzz_harness_settings(h, err) || !fuzz_harness_load_baseline(h, err) ||
+    int by_class = -1;
+    if (!fuzz_harness_settings(h, err) || !fuzz_harness_schedule(h, &by_class, err) ||
+        !fuzz_harness_load_baseline(h, err) ||
         !fuzz_harness_target(kind, &target, err) ||
         !harness_backend_open_target(&target, &h->backend, err) ||
         !fuzz_harness_reference(h, target.timeout_s, err) ||
         !fuzz_harness_batch(h, &target, engine, err)) {
+        fuzz_harness_close(h);
+        return false;
+    }
+    h->by_class = by_class == 1 || (by_class < 0 && harness_backend_sees_jit(h->backend));
+    if (h->by_class && h->defer.cap > 0 && !fuzz_sched_budget_init(&h->admitted, &h->sched, err)) {
         fuzz_harness_close(h);
         return false;
     }
@@ -201,7 +241,8 @@ static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
     }
     fuzz_harness_said now = {.restarts = harness_backend_restart_counts(h->backend),
                              .unreliable = harness_backend_unreliable_counts(h->backend),
-                             .jit = harness_backend_jit_counts(h->backend)};
+                             .jit = harness_backend_jit_counts(h->backend),
+                             .held = h->held};
     const harness_backend_restarts n = now.restarts;
     const harness_backend_unreliable u = now.unreliable;
     const harness_backend_jit j = now.jit;
@@ -214,6 +255,7 @@ static void fuzz_harness_say_restarts(fuzz_harness *h, bool always) {
         fprintf(stderr, "stat::gmfuzz_target_loads: %llu\n", (unsigned long long)j.loads);
         fprintf(stderr, "stat::gmfuzz_target_jit_ms: %llu\n",
                 (unsigned long long)(j.seconds * 1000.0));
+        fprintf(stderr, "stat::gmfuzz_target_held: %llu\n", (unsigned long long)now.held);
         h->said = now;
     }
 }
@@ -229,6 +271,7 @@ void fuzz_harness_close(fuzz_harness *h) {
         }
     }
     fuzz_defer_free(&h->defer);
+    fuzz_sched_budget_free(&h->admitted);
     harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
     if (h->backend != NULL) {
@@ -380,11 +423,14 @@ static fuzz_check_result fuzz_harness_flush(fuzz_harness *h) {
     gm_outputs *outs = calloc(n ? n : 1, sizeof *outs);
     gm_error err = {0};
     fuzz_check_result worst = FUZZ_CHECK_MATCH;
+    double jit_before = harness_backend_jit_counts(h->backend).seconds;
     if (outs == NULL ||
         !harness_backend_run_modeled(h->backend, d->ptrs, d->model_of, outs, n, &err)) {
         fprintf(stderr, "gmfuzz: the batch failed: %s\n", err.msg[0] ? err.msg : "out of memory");
         worst = FUZZ_CHECK_BROKEN;
     }
+    fuzz_sched_budget_charge(&h->admitted,
+                             harness_backend_jit_counts(h->backend).seconds - jit_before);
     fuzz_harness_say_restarts(h, false);
     for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
         if (outs[k].error == NULL && !d->rejudge[k]) {
@@ -407,9 +453,22 @@ static fuzz_check_result fuzz_harness_flush(fuzz_harness *h) {
     return worst;
 }
 
+/* By class (fuzz_sched.h): whether `c`'s class is one the target is sent:
+ * one met before, or a new one while the budget allows. */
+static bool fuzz_harness_admits(fuzz_harness *h, const gm_case *c) {
+    if (!h->by_class) {
+        return true;
+    }
+    uint64_t key = harness_class_key_of(c);
+    return fuzz_sched_budget_knows(&h->admitted, key) ||
+           (fuzz_sched_budget_allows(&h->admitted) && fuzz_sched_budget_add(&h->admitted, key));
+}
+
 /* Deferred mode (fuzz_defer.h): the whole C side now, on the fused model's
  * buffers; the target's with the queue. A case the model finds out of
- * bounds is never sent (docs/TARGETS.md): it is judged now, for good. */
+ * bounds is never sent (docs/TARGETS.md): it is judged now, for good; so is
+ * one whose class is not admitted (counted as held: its coverage and its
+ * C side count, the target does not see it). */
 static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
                                                    triage_finding *f) {
     harness_run_result r;
@@ -423,7 +482,9 @@ static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
         return FUZZ_CHECK_BROKEN;
     }
     fuzz_check_result res;
-    if (!safe) {
+    bool admitted = safe && fuzz_harness_admits(h, c);
+    h->held += safe && !admitted;
+    if (!admitted) {
         res = fuzz_harness_judged_once(h, c, &r, f);
     } else {
         fuzz_check_config quiet = fuzz_harness_quiet(h);

@@ -126,6 +126,33 @@ gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|
                         --batch 8 --time 120 --no-minimize
                         --out ${GMFUZZ_TARGETS_OUT}/survives_raise_staged)
 
+# A compile is not execution, and a crash or a hang is a finding once it happens again
+# (docs/TARGETS.md, "Compiles and loads"): tests/data/python/jit_target.py reports its
+# 3 s "compile" of the 3-row kernel (no hang at a 1 s limit), silent_target.py does not
+# (its hang is confirmed with the compile limit: unreliable, not new), crashes once
+# (unreliable, not new) or really hangs (confirmed: new). 2,000 cases hold a 3-row batch
+# (1.5 % of them) with a certainty of 1 - 1e-13.
+set(JIT_TARGET python:${CMAKE_CURRENT_SOURCE_DIR}/data/python/jit_target.py)
+set(SILENT_TARGET python:${CMAKE_CURRENT_SOURCE_DIR}/data/python/silent_target.py)
+set(JIT_ARGS --target-device cpu --target-timeout 1 --target-compile-timeout 20 --schedule naive
+             --cases 2000 --jobs 1 --seed 5 --batch 8 --time 200 --no-minimize)
+gmfuzz_target_test(slow_compile_is_no_finding 0 "target JIT: [1-9][0-9]* kernels compiled"
+                   ENV GMFUZZ_TEST_JIT_S=3
+                   ARGS sweep --target ${JIT_TARGET}:slow_compile ${JIT_ARGS}
+                        --out ${GMFUZZ_TARGETS_OUT}/slow_compile_is_no_finding)
+gmfuzz_target_test(slow_silent_compile_is_unreliable 0 "unreliable .*: 0 crashes, 1 hang,"
+                   ENV GMFUZZ_TEST_JIT_S=3
+                       GMFUZZ_TEST_JIT_DIR=${GMFUZZ_TARGETS_OUT}/slow_silent_compile_is_unreliable/jit
+                   ARGS sweep --target ${SILENT_TARGET}:slow_silent ${JIT_ARGS}
+                        --out ${GMFUZZ_TARGETS_OUT}/slow_silent_compile_is_unreliable)
+gmfuzz_target_test(crash_once_is_unreliable 0 "unreliable .*: 1 crash, 0 hangs,"
+                   ENV GMFUZZ_TEST_JIT_DIR=${GMFUZZ_TARGETS_OUT}/crash_once_is_unreliable/jit
+                   ARGS sweep --target ${SILENT_TARGET}:crashes_once ${JIT_ARGS}
+                        --out ${GMFUZZ_TARGETS_OUT}/crash_once_is_unreliable)
+gmfuzz_target_test(real_hang_is_confirmed 1 "signature [a-z_]+\\|target_hung\\|-"
+                   ARGS sweep --target ${SILENT_TARGET}:hangs ${JIT_ARGS} --target-compile-timeout 3
+                        --stop-on-new --out ${GMFUZZ_TARGETS_OUT}/real_hang_is_confirmed)
+
 # A reproducer found on a python: target, exported with `gmfuzz export
 # pytest`, runs unchanged against that target (its recorded module file and
 # device): it fails with the fault and passes without.

@@ -1,0 +1,105 @@
+/* fuzz_sched: the order in which a job meets its target's specializations
+ * (docs/TARGETS.md, "Specialization classes").
+ *
+ * A kernel as people write it compiles once per specialization, and every
+ * process pays a load the first time it meets one. A job that draws a new
+ * class nearly every case (what a plain generator does) spends its time in
+ * the JIT: 9 to 22 cases a second on the H200 against 20,000. So a job
+ * works in RUNS of one class (harness_class_of) with fresh sizes and
+ * contents (harness_gen_case_in_class), keeps the classes its worker holds,
+ * and meets a NEW class only while the JIT time it spent stays within a
+ * budget: the first `warm` new classes at once (the campaign's start warms
+ * the workers in parallel, each job its own classes), then while
+ *
+ *     jit seconds spent <= budget * seconds since the start.
+ *
+ * The JIT time is what the target reports (harness_backend_jit_counts): a
+ * target that reports none (builtin, torch) is never held back.
+ *
+ * New classes come from a stream of their own, seeded by the job: job k's
+ * j-th new class is the same in every campaign with that seed (`gmfuzz
+ * warm` compiles them ahead), and their regions rotate through the input
+ * space's corners (a big batch, a wide table, one row, SWA tiles), job by
+ * job, so that the jobs of a campaign reach every corner in their first
+ * classes. */
+#ifndef FUZZ_SCHED_H
+#define FUZZ_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm_case.h"
+#include "gm_error.h"
+#include "harness.h"
+
+#define FUZZ_SCHED_BUDGET 0.10    /* share of the time new classes may cost */
+#define FUZZ_SCHED_WARM 4u        /* new classes met at once at the start */
+#define FUZZ_SCHED_RUN 256u       /* cases a run of one class */
+#define FUZZ_SCHED_KNOWN_MAX 8192 /* classes a job keeps (then: revisits only) */
+
+typedef struct {
+    double budget;       /* FUZZ_SCHED_BUDGET */
+    unsigned warm;       /* FUZZ_SCHED_WARM */
+    uint64_t run;        /* FUZZ_SCHED_RUN */
+} fuzz_sched_config;
+
+/* The budget and the classes met: a set of class keys. */
+typedef struct {
+    fuzz_sched_config cfg;
+    uint64_t *keys; /* open addressing, 0 is empty (a key of 0 is stored as 1) */
+    size_t n_keys, cap;
+    double started;   /* monotonic seconds */
+    double jit_s;     /* JIT seconds charged */
+    uint64_t added;   /* new classes met */
+} fuzz_sched_budget;
+
+bool fuzz_sched_budget_init(fuzz_sched_budget *b, const fuzz_sched_config *cfg, gm_error *err);
+void fuzz_sched_budget_free(fuzz_sched_budget *b);
+bool fuzz_sched_budget_knows(const fuzz_sched_budget *b, uint64_t key);
+/* Whether a new class may be met now. */
+bool fuzz_sched_budget_allows(const fuzz_sched_budget *b);
+/* Records a class as met (false: the set is full). */
+bool fuzz_sched_budget_add(fuzz_sched_budget *b, uint64_t key);
+void fuzz_sched_budget_charge(fuzz_sched_budget *b, double jit_s);
+
+/* A class a job met: its first case, what it cost. */
+typedef struct {
+    gm_case like;
+    uint64_t cases;
+    double jit_s;
+} fuzz_sched_class;
+
+/* A sweep job's stream of cases. */
+typedef struct {
+    fuzz_sched_budget budget;
+    harness_gen cases;       /* the runs' cases */
+    harness_gen classes;     /* the new classes' first cases */
+    unsigned job;            /* rotates the regions */
+    fuzz_sched_class *known; /* in the order met */
+    size_t n_known, cap_known;
+    size_t current;          /* the run's class (index into known) */
+    uint64_t left;           /* cases left in the run */
+    uint64_t new_draws;      /* first cases drawn from the class stream */
+    uint64_t revisits;
+} fuzz_sched;
+
+/* The stream of job `job` with generator seed `seed`. */
+bool fuzz_sched_init(fuzz_sched *s, const fuzz_sched_config *cfg, uint64_t seed, unsigned job,
+                     gm_error *err);
+void fuzz_sched_free(fuzz_sched *s);
+
+/* The next n cases (each freed first), all of the class of the run under
+ * way: a run starts when the last one ended, in a new class when the
+ * budget allows, else in a class met before. */
+bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, gm_error *err);
+
+/* After a batch: the JIT seconds the target spent on it (its class's). */
+void fuzz_sched_charge(fuzz_sched *s, double jit_s);
+
+/* The first case of job `job`'s `index`-th new class (harness_gen_case_in
+ * of its region), as fuzz_sched_draw would draw it: what `gmfuzz warm`
+ * compiles. */
+bool fuzz_sched_new_class(uint64_t seed, unsigned job, uint64_t index, gm_case *c, gm_error *err);
+
+#endif
