@@ -54,6 +54,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_file(path, name):
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:  # its own imports (examples/specializing_common.py)
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -167,17 +167,20 @@ static bool cmd_sweep_next(cmd_sweep_stream *s, gm_case *c, gm_error *err) {
     return gm_case_copy(&s->shape, c, err);
 }
 
-/* Draws `n` cases into `cases` (each freed before it is drawn again). */
-static bool cmd_sweep_draw(cmd_sweep_stream *s, gm_case *cases, size_t n) {
+/* Draws at most n cases into `cases` (each freed before it is drawn
+ * again), *n then how many: by class, a run may end before the batch. */
+static bool cmd_sweep_draw(cmd_sweep_stream *s, gm_case *cases, size_t *n) {
     gm_error err = {0};
     if (s->by_class) {
-        bool ok = fuzz_sched_draw(&s->sched, cases, n, &err);
+        bool ok = fuzz_sched_draw(&s->sched, cases, *n, n, &err);
         if (!ok) {
             fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
         }
         return ok;
     }
-    for (size_t k = 0; k < n; k++) {
+    size_t want = *n;
+    *n = 0;
+    for (size_t k = 0; k < want; k++) {
         gm_case_free(&cases[k]);
         gm_case_init(&cases[k]);
         if (!cmd_sweep_next(s, &cases[k], &err)) {
@@ -185,6 +188,7 @@ static bool cmd_sweep_draw(cmd_sweep_stream *s, gm_case *cases, size_t n) {
             return false;
         }
     }
+    *n = want;
     return true;
 }
 
@@ -218,7 +222,7 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
         size_t n = j->runs != 0 && j->runs - done < j->batch ? (size_t)(j->runs - done) : j->batch;
         size_t failures = 0;
         double jit_before = harness_backend_jit_counts(h->backend).seconds;
-        fuzz_check_result res = cmd_sweep_draw(&stream, cases, n)
+        fuzz_check_result res = cmd_sweep_draw(&stream, cases, &n)
                                     ? fuzz_harness_run_batch(h, ptrs, n, &failures)
                                     : FUZZ_CHECK_BROKEN;
         if (stream.by_class) {

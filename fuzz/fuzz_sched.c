@@ -89,6 +89,32 @@ static harness_gen_region fuzz_sched_region(unsigned job, uint64_t index) {
     return fuzz_sched_regions[(job + index) % FUZZ_SCHED_N_REGIONS];
 }
 
+/* A region's share of harness_gen_case's draws, in percent (harness_gen.c:
+ * 3 % big batches, 3 % wide tables; one row and SWA tiles inside the rest). */
+static unsigned fuzz_sched_weight(harness_gen_region r) {
+    static const unsigned weights[HARNESS_GEN_REGIONS] = {
+        [HARNESS_GEN_ANYWHERE] = 100, [HARNESS_GEN_BIG_BATCH] = 3, [HARNESS_GEN_WIDE_TABLE] = 3,
+        [HARNESS_GEN_ONE_ROW] = 2,    [HARNESS_GEN_SWA_TILES] = 5,
+    };
+    return weights[r];
+}
+
+/* A class met before, picked with its region's weight. */
+static size_t fuzz_sched_pick_known(fuzz_sched *s) {
+    uint64_t total = 0;
+    for (size_t k = 0; k < s->n_known; k++) {
+        total += fuzz_sched_weight(s->known[k].region);
+    }
+    int64_t r = harness_gen_range(&s->cases, 0, (int64_t)total - 1);
+    for (size_t k = 0; k < s->n_known; k++) {
+        r -= fuzz_sched_weight(s->known[k].region);
+        if (r < 0) {
+            return k;
+        }
+    }
+    return s->n_known - 1;
+}
+
 /* The two streams of job `job`: the runs' cases and the new classes'. */
 static void fuzz_sched_seed(harness_gen *cases, harness_gen *classes, uint64_t seed) {
     harness_gen_seed(cases, seed * GM_HASH_GOLDEN);
@@ -149,28 +175,43 @@ static bool fuzz_sched_take_new(fuzz_sched *s, gm_error *err) {
         s->known = grown;
         s->cap_known = cap;
     }
-    s->known[s->n_known] = (fuzz_sched_class){.like = c};
+    s->known[s->n_known] = (fuzz_sched_class){.like = c, .region = region};
     s->current = s->n_known++;
     return true;
 }
 
 /* The next run: a new class when the budget allows, else one met before. */
 static bool fuzz_sched_next_run(fuzz_sched *s, gm_error *err) {
-    s->left = s->budget.cfg.run;
     if (s->n_known == 0 || fuzz_sched_budget_allows(&s->budget)) {
-        return fuzz_sched_take_new(s, err);
+        if (!fuzz_sched_take_new(s, err)) {
+            return false;
+        }
+    } else {
+        s->current = fuzz_sched_pick_known(s);
+        s->revisits++;
     }
-    s->current = (size_t)harness_gen_range(&s->cases, 0, (int64_t)s->n_known - 1);
-    s->revisits++;
+    uint64_t share = s->budget.cfg.run * fuzz_sched_weight(s->known[s->current].region) / 100;
+    s->left = share > 0 ? share : 1;
     return true;
 }
 
-bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, gm_error *err) {
+/* About the bytes of a case's tensors on the wire: req_to_token, the
+ * mapping, the page tables, the rows, the SWA write locations. */
+static size_t fuzz_sched_case_bytes(const gm_case *c) {
+    size_t pages = gm_case_max_num_pages(c);
+    return 4 * c->pool * c->width + 8 * c->swa.mapping_len + 8 * c->bs * pages +
+           32 * c->bs + 16 * (c->swa.out_len + c->swa.n_out);
+}
+
+bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, size_t *drawn, gm_error *err) {
+    *drawn = 0;
     if (s->left == 0 && !fuzz_sched_next_run(s, err)) {
         return false;
     }
     fuzz_sched_class *k = &s->known[s->current];
-    for (size_t i = 0; i < n; i++) {
+    n = n < s->left ? n : (size_t)s->left;
+    size_t bytes = 0;
+    for (size_t i = 0; i < n && bytes < FUZZ_SCHED_BATCH_BYTES; i++) {
         gm_case_free(&cases[i]);
         gm_case_init(&cases[i]);
         bool first = k->cases == 0 && i == 0; /* the class's first case is its own */
@@ -179,9 +220,11 @@ bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, gm_error *err) {
         if (!ok) {
             return false;
         }
+        bytes += fuzz_sched_case_bytes(&cases[i]);
+        *drawn = i + 1;
     }
-    k->cases += n;
-    s->left = s->left > n ? s->left - n : 0;
+    k->cases += *drawn;
+    s->left -= *drawn;
     return true;
 }
 

@@ -21,7 +21,10 @@
  * warm` compiles them ahead), and their regions rotate through the input
  * space's corners (a big batch, a wide table, one row, SWA tiles), job by
  * job, so that the jobs of a campaign reach every corner in their first
- * classes. */
+ * classes. A run's length, and the choice of the class a run revisits, go
+ * by the weight of its region in the plain generator's draw: a corner is
+ * reached early, but gets the share of the cases it has there (a big batch
+ * costs a hundred small ones). */
 #ifndef FUZZ_SCHED_H
 #define FUZZ_SCHED_H
 
@@ -37,6 +40,10 @@
 #define FUZZ_SCHED_WARM 4u        /* new classes met at once at the start */
 #define FUZZ_SCHED_RUN 256u       /* cases a run of one class */
 #define FUZZ_SCHED_KNOWN_MAX 8192 /* classes a job keeps (then: revisits only) */
+/* The bytes of a batch's tensors, at most (past its first case): a batch of
+ * one class holds cases of one size, and 64 big batches would take 512 MiB
+ * of the block shared with a worker, cleared page by page. */
+#define FUZZ_SCHED_BATCH_BYTES ((size_t)32 << 20)
 
 typedef struct {
     double budget;       /* FUZZ_SCHED_BUDGET */
@@ -63,9 +70,11 @@ bool fuzz_sched_budget_allows(const fuzz_sched_budget *b);
 bool fuzz_sched_budget_add(fuzz_sched_budget *b, uint64_t key);
 void fuzz_sched_budget_charge(fuzz_sched_budget *b, double jit_s);
 
-/* A class a job met: its first case, what it cost. */
+/* A class a job met: its first case, the region it was drawn from, what it
+ * cost. */
 typedef struct {
     gm_case like;
+    harness_gen_region region;
     uint64_t cases;
     double jit_s;
 } fuzz_sched_class;
@@ -89,10 +98,13 @@ bool fuzz_sched_init(fuzz_sched *s, const fuzz_sched_config *cfg, uint64_t seed,
                      gm_error *err);
 void fuzz_sched_free(fuzz_sched *s);
 
-/* The next n cases (each freed first), all of the class of the run under
+/* The next cases (each freed first), at most n and FUZZ_SCHED_BATCH_BYTES
+ * of tensors, into cases[0..*drawn), all of the class of the run under
  * way: a run starts when the last one ended, in a new class when the
- * budget allows, else in a class met before. */
-bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, gm_error *err);
+ * budget allows, else in a class met before. A run has `run` cases times
+ * its region's share of the plain generator's draws (at least one): the
+ * corners get the time they get there. */
+bool fuzz_sched_draw(fuzz_sched *s, gm_case *cases, size_t n, size_t *drawn, gm_error *err);
 
 /* After a batch: the JIT seconds the target spent on it (its class's). */
 void fuzz_sched_charge(fuzz_sched *s, double jit_s);
