@@ -68,6 +68,24 @@ static void report_facts_work(const repro_rundir_campaign *c, report_facts_sink 
                  "%" PRIu64 " after a crash, %" PRIu64 " after a hang",
                  c->target_restarts_crashed, c->target_restarts_hung);
     }
+    if (c->target_unreliable_crashed + c->target_unreliable_hung > 0) {
+        snprintf(report_facts_add(sink, "unreliable"), REPORT_FACT_VALUE_MAX,
+                 "%" PRIu64 " crash%s and %" PRIu64 " hang%s did not happen again on a fresh "
+                 "worker: not findings (kept in unreliable/)",
+                 c->target_unreliable_crashed, c->target_unreliable_crashed == 1 ? "" : "es",
+                 c->target_unreliable_hung, c->target_unreliable_hung == 1 ? "" : "s");
+    }
+    if (c->target_compiles + c->target_loads > 0) {
+        snprintf(report_facts_add(sink, "target JIT"), REPORT_FACT_VALUE_MAX,
+                 "%" PRIu64 " kernels compiled, %" PRIu64 " loaded from its cache, %.1f s",
+                 c->target_compiles, c->target_loads, (double)c->target_jit_ms / 1000.0);
+    }
+    if (c->target_classes + c->target_held > 0) {
+        snprintf(report_facts_add(sink, "classes"), REPORT_FACT_VALUE_MAX,
+                 "%" PRIu64 " specialization classes met; %" PRIu64
+                 " inputs checked on the C side only (class not admitted)",
+                 c->target_classes, c->target_held);
+    }
     snprintf(report_facts_add(sink, "exit"), REPORT_FACT_VALUE_MAX, "%d: %s", c->exit_code,
              report_facts_exit_meaning(c->exit_code));
     if (c->problem != NULL) {

@@ -52,6 +52,14 @@ static cJSON *report_json_campaign(const repro_rundir_campaign *c) {
     report_json_put(o, "restarts", cJSON_CreateNumber(c->restarts), &ok);
     report_json_put(o, "target_restarts_crashed", report_json_u64(c->target_restarts_crashed), &ok);
     report_json_put(o, "target_restarts_hung", report_json_u64(c->target_restarts_hung), &ok);
+    report_json_put(o, "target_unreliable_crashed", report_json_u64(c->target_unreliable_crashed),
+                    &ok);
+    report_json_put(o, "target_unreliable_hung", report_json_u64(c->target_unreliable_hung), &ok);
+    report_json_put(o, "target_compiles", report_json_u64(c->target_compiles), &ok);
+    report_json_put(o, "target_loads", report_json_u64(c->target_loads), &ok);
+    report_json_put(o, "target_jit_ms", report_json_u64(c->target_jit_ms), &ok);
+    report_json_put(o, "target_classes", report_json_u64(c->target_classes), &ok);
+    report_json_put(o, "target_held", report_json_u64(c->target_held), &ok);
     report_json_put(o, "interrupted", cJSON_CreateBool(c->interrupted), &ok);
     report_json_put(o, "problem", report_json_str(c->problem), &ok);
     report_json_put(o, "exit_code", cJSON_CreateNumber(c->exit_code), &ok);

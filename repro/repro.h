@@ -132,6 +132,9 @@ typedef struct {
     uint64_t execs, coverage, corpus;
     unsigned restarts;
     uint64_t target_restarts_crashed, target_restarts_hung; /* external targets' workers */
+    uint64_t target_unreliable_crashed, target_unreliable_hung; /* not again on a fresh worker */
+    uint64_t target_compiles, target_loads, target_jit_ms;     /* the target's JIT */
+    uint64_t target_classes, target_held;                      /* by specialization class */
     bool interrupted;
     char *problem;              /* infrastructure trouble, or NULL */
     int exit_code;              /* -1: not ended */
