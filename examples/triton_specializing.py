@@ -28,6 +28,10 @@ SWA-out programs:
   full int64 for t < num_out_tokens = min(out_len, n), 0 past it, 0 everywhere without an
   out_cache_loc.
 
+Checked on an H200 with Triton 3.6: the 250 conformance vectors give the real fused
+kernel's buffers, every planted fault below shows on its case, and Triton compiled a new
+kernel exactly when specialization_key() was new (253 keys, 253 kernels).
+
 bs == 0 launches nothing. Absent buffers are replaced by a tensor of the right dtype that
 the kernel never touches. Integer division is written so that it only ever divides
 non-negative values (whatever `//` does with negative operands). Like the real kernel it
@@ -37,9 +41,9 @@ bounds.
 Planted faults, for testing gmfuzz: GMFUZZ_SPEC_FAULT=NAME, read at every call (unset or
 empty: correct; an unknown name raises ValueError). Each is a compile-time constant of the
 kernel (FAULT), so each is a specialization of its own. None writes outside its buffers;
-the two marked (reads) read outside one. examples/fault_cases/specializing_cpu-NAME.json is
-a case on which each one shows (on the CPU stand-in, examples/specializing_cpu.py, which
-plants the same faults).
+the two marked (reads) read memory outside the mapping.
+examples/fault_cases/specializing_cpu-NAME.json is a case on which each one shows, here and
+on the CPU stand-in (examples/specializing_cpu.py, which plants the same faults).
 
     scan_past_1000       cu_seqlens_k of rows k >= 1000 restarts its sum at row 1000
                          (shows only past bs 1000)
@@ -130,7 +134,7 @@ def _scan_program(seq_lens_ptr, cu_seqlens_k_ptr, cu_seqlens_q_ptr, qlens_ptr,
     seq = tl.load(seq_lens_ptr + k, mask=live, other=0)
     v = tl.where(live, seq.to(tl.int32).to(tl.int64) + seqlen_offset, 0)
     sums = tl.cumsum(v, axis=0)
-    if FAULT == 1:  # scan_past_1000: rows from 1000 on start again from zero
+    if FAULT == 1:  # scan_past_1000 (SCAN_RESTART_ROW): rows from 1000 on start from zero
         head = tl.sum(tl.where(k < 1000, v, 0), axis=0)
         sums = tl.where(k >= 1000, sums - head, sums)
     tl.store(cu_seqlens_k_ptr + 1 + k, sums.to(tl.int32), mask=live)
