@@ -53,7 +53,8 @@ BUFFERS = ("cache_seqlens", "cu_seqlens_k", "cu_seqlens_q", "page_table", "swa_p
            "swa_out_cache_loc")
 # Faults that must end the call some other way than returning different buffers.
 CRASH_FAULTS = {"raise": "raised", "segfault": "crashed", "hang": "hung"}
-FAULT_ENVS = {"torch_fused": "GMFUZZ_TORCH_FAULT", "triton_fused": "GMFUZZ_TRITON_FAULT"}
+FAULT_ENVS = {"torch_fused": "GMFUZZ_TORCH_FAULT", "triton_fused": "GMFUZZ_TRITON_FAULT",
+              "specializing_cpu": "GMFUZZ_SPEC_FAULT", "triton_specializing": "GMFUZZ_SPEC_FAULT"}
 
 
 def noop(**kwargs):

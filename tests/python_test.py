@@ -6,6 +6,9 @@
     python_test.py exported DIR       test_legacy_sequence of every exported file in DIR
     python_test.py graphs MODULE DIR  CUDA-graph replay (python/worker_graphs.py) against
                                       plain calls, on the vectors of DIR (skipped without CUDA)
+    python_test.py jit MODULE         the simulated JIT of MODULE (examples/specializing_cpu.py):
+                                      compile, load from the on-disk cache, nothing the
+                                      second time, as python/gmfuzz_jit.py's sink sees them
 
 Exits 77 (ctest: skipped) when this interpreter cannot import torch.
 """
@@ -192,6 +195,155 @@ def graphs(module, folder):
     return 1 if failed else 0
 
 
+# ---- the CPU stand-in's simulated JIT (examples/specializing_cpu.py) ----------------------
+
+JIT_COMPILE_S, JIT_LOAD_S = 0.6, 0.15  # the stand-in's costs during the check
+
+
+def _load_target(path):
+    """The module at PATH as gmfuzz's worker loads a .py target: its folder on sys.path."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec = importlib.util.spec_from_file_location("jit_target", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _torch_kwargs(case):
+    """The fused call's keyword arguments as torch tensors on the CPU."""
+    import torch
+    import worker_client as wc
+    kwargs = {}
+    for arg in case.fused_args():
+        name, kind = arg[0], arg[1]
+        if kind == wc.K_INT:
+            kwargs[name] = arg[2]
+        else:
+            dtype = torch.int32 if arg[2] == 4 else torch.int64
+            kwargs[name] = torch.tensor(arg[4], dtype=dtype).reshape(arg[3])
+    return kwargs
+
+
+def jit_probe(module_path, rows):
+    """One process's calls (a child of `jit`): the decode_basic case with `rows` rows,
+    twice; prints, as JSON, per call its seconds, CPU seconds and gmfuzz_jit events."""
+    import json
+    import time
+    import gmfuzz_jit
+    import worker_client as wc
+    target = _load_target(module_path)
+    if getattr(target, "gmfuzz_jit", None) is not gmfuzz_jit:
+        print(json.dumps({"error": "the target did not import python/gmfuzz_jit.py"}))
+        return 1
+    events = []
+    gmfuzz_jit.set_sink(lambda event, key, seconds: events.append((event, key, seconds)))
+    c = dict(wc.load_doc(os.path.join(HERE, "data", "cases", "decode_basic.json"))[0],
+             req_pool_indices=[0] * rows, seq_lens=[1] * rows)
+    calls = []
+    for _ in range(2):
+        kwargs = _torch_kwargs(wc.Case(c))
+        del events[:]
+        wall, cpu = time.perf_counter(), time.process_time()
+        target.update_trtllm_mha_graph_metadata(**kwargs)
+        calls.append({"seconds": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+                      "events": list(events)})
+    print(json.dumps({"calls": calls, "names": {"STARTED": gmfuzz_jit.STARTED,
+                      "COMPILED": gmfuzz_jit.COMPILED, "LOADED": gmfuzz_jit.LOADED}}))
+    return 0
+
+
+def jit(module_path):
+    """A first call of a key compiles (slow, its cache file appears), the same call again in
+    that process costs nothing, a second process loads it (faster, no new file), and
+    gmfuzz_jit's sink hears STARTED then COMPILED or LOADED with the key the file holds.
+    GMFUZZ_STANDIN_BUSY=1 spends the compile on the CPU."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+    try:
+        import gmfuzz_jit  # noqa: F401
+    except ImportError:
+        print("SKIP: python/gmfuzz_jit.py is not in this tree")
+        return 77
+    cache = tempfile.mkdtemp(prefix="specializing-jit-", dir=os.getcwd())
+    env = dict(os.environ, TRITON_CACHE_DIR=cache, GMFUZZ_SPEC_FAULT="",
+               GMFUZZ_STANDIN_COMPILE_S=str(JIT_COMPILE_S), GMFUZZ_STANDIN_WIDE_S="0",
+               GMFUZZ_STANDIN_LOAD_S=str(JIT_LOAD_S), GMFUZZ_STANDIN_BUSY="")
+    problems, passed = [], []
+
+    def check(ok, what):
+        print(("PASS " if ok else "FAIL ") + what)
+        (passed if ok else problems).append(what)
+
+    def probe(rows, **extra):
+        run = subprocess.run([sys.executable, "-B", os.path.abspath(__file__), "jit-probe",
+                              module_path, str(rows)], env=dict(env, **extra),
+                             capture_output=True, text=True, timeout=120)
+        out = json.loads(run.stdout.splitlines()[-1]) if run.stdout.strip() else {}
+        if run.returncode != 0 or "calls" not in out:
+            raise RuntimeError("jit-probe: exit %d: %s%s" % (run.returncode, run.stdout,
+                                                             run.stderr))
+        return out
+
+    def said(call):
+        """The call's events by name (the key separately)."""
+        names = {v: k for k, v in ev.items()}
+        return [names.get(e[0], e[0]) for e in call["events"]]
+
+    def cost(call):
+        """The seconds the sink was told at the call's last event (-1: no event)."""
+        return call["events"][-1][2] if call["events"] else -1.0
+
+    def entries():
+        folder = os.path.join(cache, "gmfuzz-standin")
+        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        texts = {}
+        for name in names:
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                texts[name] = f.read().strip()
+        return texts
+
+    try:
+        first = probe(2)
+        ev = first["names"]
+        one, again = first["calls"]
+        key = one["events"][0][1] if one["events"] else None
+        print("key: %s" % key)
+        check(said(one) == ["STARTED", "COMPILED"] and one["events"][1][1] == key,
+              "first call: STARTED, COMPILED: %r" % said(one))
+        check(one["seconds"] >= JIT_COMPILE_S and cost(one) >= JIT_COMPILE_S,
+              "first call compiles: %.3f s (the sink: %.3f s)" % (one["seconds"], cost(one)))
+        files = entries()
+        digest = hashlib.sha256((key or "").encode("utf-8")).hexdigest()
+        check(files == {digest: key}, "one cache file, named by the key's sha256, holding "
+              "the key: %r" % sorted(files))
+        check(again["events"] == [] and again["seconds"] < JIT_LOAD_S,
+              "the same call again: free: %.3f s, %r" % (again["seconds"], said(again)))
+
+        second = probe(2)
+        one, again = second["calls"]
+        check(said(one) == ["STARTED", "LOADED"] and all(e[1] == key for e in one["events"]),
+              "second process: STARTED, LOADED the same key: %r" % said(one))
+        check(JIT_LOAD_S <= one["seconds"] < JIT_COMPILE_S and cost(one) >= JIT_LOAD_S,
+              "second process loads: %.3f s (the sink: %.3f s)" % (one["seconds"], cost(one)))
+        check(entries() == files, "a load writes no file")
+        check(again["events"] == [] and again["seconds"] < JIT_LOAD_S,
+              "then free: %.3f s" % again["seconds"])
+
+        busy = probe(3, GMFUZZ_STANDIN_BUSY="1")
+        one = busy["calls"][0]
+        check(said(one) == ["STARTED", "COMPILED"] and one["events"][0][1] != key,
+              "another key (3 rows: BS_BLOCK 4) compiles: %r" % said(one))
+        check(one["cpu"] >= 0.5 * JIT_COMPILE_S,  # sleeping would cost ~0
+              "GMFUZZ_STANDIN_BUSY=1: the compile burns the CPU: %.3f CPU s" % one["cpu"])
+        check(len(entries()) == 2, "its own cache file: %d files" % len(entries()))
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print("%d passed, %d failed" % (len(passed), len(problems)))
+    return 1 if problems else 0
+
+
 def main(argv):
     need_torch()
     if argv[0] == "client":
@@ -203,7 +355,12 @@ def main(argv):
         return exported(argv[1])
     if argv[0] == "graphs":
         return graphs(argv[1], argv[2])
-    print("usage: python_test.py client ARGS... | protocol | exported DIR | graphs MODULE DIR")
+    if argv[0] == "jit":
+        return jit(argv[1])
+    if argv[0] == "jit-probe":
+        return jit_probe(argv[1], int(argv[2]))
+    print("usage: python_test.py client ARGS... | protocol | exported DIR | graphs MODULE DIR"
+          " | jit MODULE")
     return 2
 
 

@@ -23,11 +23,13 @@ class _Pointer:
     __radd__ = __add__
 
 
-def _argument(a):
+def _argument(a, specialize=False):
     if isinstance(a, torch.Tensor):
         return _Pointer(a.reshape(-1) if a.is_contiguous() else a.contiguous().reshape(-1))
     if isinstance(a, bool) or not isinstance(a, int):
         return a
+    if specialize and a == 1:
+        return 1  # Triton compiles it in as the constant 1
     dtype = torch.int32 if -2 ** 31 <= a < 2 ** 31 else torch.int64
     return torch.tensor(a, dtype=dtype)
 
