@@ -52,9 +52,11 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
                 t->compiles, t->loads, (double)t->jit_ms / 1000.0);
     }
     if (t->classes + t->held > 0) {
+        uint64_t on_target = s->execs > t->held ? s->execs - t->held : 0;
         fprintf(out, "  by specialization class: %" PRIu64 " classes met; %" PRIu64
-                     " inputs checked on the C side only (their class not admitted)\n",
-                t->classes, t->held);
+                     " inputs checked on the C side only (their class not admitted), %" PRIu64
+                     " on the target too (%.0f/s)\n",
+                t->classes, t->held, on_target, (double)on_target / secs);
     }
 }
 
