@@ -430,12 +430,15 @@ static bool harness_pyworker_read_jit(const char *payload, size_t len, harness_p
 
 /* The batch's answer, after any JIT messages: while a compile or a load is
  * under way the deadline is the compile limit, else the execution limit
- * counted from the last JIT message (or the send). */
+ * counted from the last JIT message (or the send); never past the
+ * execution limit plus one compile limit a call, so that a target that
+ * keeps saying it compiles still ends. */
 static harness_io harness_pyworker_answer(harness_pyworker *w, harness_pybatch *b,
                                           harness_pycall_result *results, double limit,
                                           uint32_t *type, char **payload, size_t *len,
                                           bool *compiling) {
-    double deadline = harness_pyworker_now() + limit;
+    double now = harness_pyworker_now(), deadline = now + limit;
+    double last = now + limit + w->cfg.compile_timeout_s * (double)b->count;
     *compiling = false;
     for (;;) {
         harness_io r = harness_pyworker_receive(w->fd, deadline, type, payload, len);
@@ -450,6 +453,7 @@ static harness_io harness_pyworker_answer(harness_pyworker *w, harness_pybatch *
         *payload = NULL;
         *compiling = event == HARNESS_PY_JIT_STARTED;
         deadline = harness_pyworker_now() + (*compiling ? w->cfg.compile_timeout_s : limit);
+        deadline = deadline < last ? deadline : last;
     }
 }
 
