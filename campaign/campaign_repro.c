@@ -91,6 +91,15 @@ void campaign_repro_as_found(const campaign_setup *s, const campaign_signature *
     } else {
         snprintf(out->note, sizeof out->note,
                  "not replayed: the minimization's budget ran out (written as found)");
+        gm_limits limits;
+        gm_limits_default(&limits);
+        gm_doc doc;
+        gm_doc_init(&doc);
+        gm_error read_err = {0};
+        if (gm_json_read_file(sig->smallest, &limits, &doc, &read_err)) {
+            out->bs_found = out->bs_final = doc.c.bs;
+        }
+        gm_doc_free(&doc);
     }
     free(text);
 }

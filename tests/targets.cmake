@@ -153,6 +153,36 @@ gmfuzz_target_test(real_hang_is_confirmed 1 "signature [a-z_]+\\|target_hung\\|-
                    ARGS sweep --target ${SILENT_TARGET}:hangs ${JIT_ARGS} --target-compile-timeout 3
                         --stop-on-new --out ${GMFUZZ_TARGETS_OUT}/real_hang_is_confirmed)
 
+# --time plus --minimize-time bound the campaign when its finding is a hang that every
+# minimization step repeats (15 s + 6 s + 14 s for the start and the reports).
+add_test(NAME targets.wall_clock_holds
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/targets_wallclock.sh ${GMFUZZ_TEST_PYTHON}
+                 $<TARGET_FILE:gmfuzz> ${SILENT_TARGET}:hangs ${GMFUZZ_TARGETS_OUT}/wall_clock
+                 15 6 14)
+set_tests_properties(targets.wall_clock_holds PROPERTIES LABELS python SKIP_RETURN_CODE 77
+                     TIMEOUT 120)
+
+# The JIT-specializing CPU stand-in (examples/specializing_cpu.py), scheduled by class
+# (docs/TARGETS.md, "Specialization classes"): seed 1 makes job 0's first class a big batch,
+# whose scan block compiles for up to 0.1 + 12 s, past the 2 s call limit: reported, no
+# finding; and planted faults are found by a sweep in classes.
+set(STANDIN_TARGET python:${PROJECT_SOURCE_DIR}/examples/specializing_cpu.py)
+gmfuzz_target_test(standin_slow_wide_compile_is_no_finding 0 "target JIT: [1-9][0-9]* kernels compiled"
+                   ENV GMFUZZ_STANDIN_COMPILE_S=0.1 GMFUZZ_STANDIN_WIDE_S=12
+                   ARGS sweep --target ${STANDIN_TARGET} --target-device cpu --target-timeout 2
+                        --jobs 1 --seed 1 --time 40 --no-minimize
+                        --target-cache ${GMFUZZ_TARGETS_OUT}/standin_slow_wide_compile_is_no_finding/cache
+                        --out ${GMFUZZ_TARGETS_OUT}/standin_slow_wide_compile_is_no_finding/campaign)
+foreach(fault scan_past_1000 loc_sentinel_eq page_cols_past_512)
+  gmfuzz_target_test(standin_sweep_finds_${fault} 1 "found [0-9]+ new signature"
+                     ENV GMFUZZ_SPEC_FAULT=${fault} GMFUZZ_STANDIN_COMPILE_S=0.05
+                         GMFUZZ_STANDIN_WIDE_S=0.5 GMFUZZ_STANDIN_LOAD_S=0.01
+                     ARGS sweep --target ${STANDIN_TARGET} --target-device cpu --jobs 1 --seed 3
+                          --time 150 --stop-on-new --no-minimize
+                          --target-cache ${GMFUZZ_TARGETS_OUT}/standin_sweep_finds_${fault}/cache
+                          --out ${GMFUZZ_TARGETS_OUT}/standin_sweep_finds_${fault}/campaign)
+endforeach()
+
 # A reproducer found on a python: target, exported with `gmfuzz export
 # pytest`, runs unchanged against that target (its recorded module file and
 # device): it fails with the fault and passes without.
