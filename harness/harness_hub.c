@@ -431,7 +431,9 @@ static bool harness_hub_run_round(harness_hub *h, gm_error *err) {
     for (size_t i = 0; i < r->n; i++) {
         r->ptrs[i] = &r->cases[i]; /* now: the cases array moved as it grew */
     }
-    memset(r->results, 0, r->n * sizeof *r->results); /* no JIT counts but the target's */
+    if (r->n > 0) { /* no JIT counts but the target's (placed rounds have no results) */
+        memset(r->results, 0, r->n * sizeof *r->results);
+    }
     for (size_t i = 0; i < r->n_placed; i++) {
         memset(&r->answers[i].result, 0, sizeof r->answers[i].result);
     }
