@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Forces the folder holding `path` to disk, so that the rename itself
@@ -37,6 +38,28 @@ static void gm_file_atomic_release(gm_file_atomic *a) {
     free(a->tmp);
     a->path = a->tmp = NULL;
     a->f = NULL;
+    a->in_place = false;
+}
+
+/* Whether `path` is a FIFO, a device or a socket: such a path is written
+ * in place. A rename onto it would replace it with a regular file (a test
+ * once turned /dev/null into one); it has no "old contents" to keep. */
+static bool gm_file_is_special(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Opens the special file itself (a FIFO waits here for its reader). */
+static bool gm_file_atomic_begin_in_place(gm_file_atomic *a, gm_error *err) {
+    a->in_place = true;
+    a->f = fopen(a->path, "wb");
+    if (a->f == NULL) {
+        gm_error_set(err, GM_ERR_IO, "%s: cannot open it to write: %s", a->path,
+                     strerror(errno));
+        gm_file_atomic_release(a);
+        return false;
+    }
+    return true;
 }
 
 bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err) {
@@ -47,6 +70,10 @@ bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err) {
     if (a->path == NULL || a->tmp == NULL) {
         gm_file_atomic_release(a);
         return gm_error_set(err, GM_ERR_MEMORY, "%s: out of memory", path);
+    }
+    a->in_place = false;
+    if (gm_file_is_special(path)) {
+        return gm_file_atomic_begin_in_place(a, err);
     }
     snprintf(a->tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
     a->f = fopen(a->tmp, "wb");
@@ -61,14 +88,36 @@ bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err) {
 void gm_file_atomic_abort(gm_file_atomic *a) {
     if (a->f != NULL) {
         fclose(a->f);
-        remove(a->tmp);
+        if (!a->in_place) {
+            remove(a->tmp);
+        }
     }
     gm_file_atomic_release(a);
+}
+
+/* In place: the bytes flushed, nothing to rename or sync (fsync of a FIFO
+ * or a device fails with EINVAL). */
+static bool gm_file_atomic_commit_in_place(gm_file_atomic *a, gm_error *err) {
+    bool ok = !ferror(a->f) && fflush(a->f) == 0;
+    int saved = errno;
+    if (fclose(a->f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    a->f = NULL;
+    if (!ok) {
+        gm_error_set(err, GM_ERR_IO, "%s: cannot write it: %s", a->path, strerror(saved));
+    }
+    gm_file_atomic_release(a);
+    return ok;
 }
 
 /* Forces the bytes to disk before the rename publishes them, then the
  * rename itself. */
 bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err) {
+    if (a->in_place) {
+        return gm_file_atomic_commit_in_place(a, err);
+    }
     bool ok = !ferror(a->f) && fflush(a->f) == 0 && fsync(fileno(a->f)) == 0;
     int saved = errno;
     if (fclose(a->f) != 0 && ok) {
@@ -115,7 +164,8 @@ bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_err
     }
     if (len > 0 && fwrite(data, 1, len, a.f) != len) {
         int saved = errno;
-        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path, a.tmp, strerror(saved));
+        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", path,
+                     a.in_place ? path : a.tmp, strerror(saved));
         gm_file_atomic_abort(&a);
         return false;
     }
