@@ -11,7 +11,7 @@ if(NOT GMFUZZ_FUZZ_ACTIVE)
                    ${CMAKE_CURRENT_BINARY_DIR}/merge-union)
   set_tests_properties(merge.union_fallback PROPERTIES LABELS "cli;campaign" TIMEOUT 300)
 endif()
-# The libFuzzer tree: three 4 s campaigns of a planted fault (the variant
+# The libFuzzer tree: three 3,000-run campaigns of a planted fault (the variant
 # bench/detect_faults.sh builds, in a tree of its own under this one),
 # seeds 1, 2, 3, merged by that target's -merge=1.
 if(GMFUZZ_FUZZ_ACTIVE AND NOT GMFUZZ_SANITIZE AND GMFUZZ_FAULT STREQUAL "")

@@ -23,6 +23,13 @@ if ! "$python" -c "$probe" >/dev/null 2>&1; then
   exit 77
 fi
 rm -rf "$out"; mkdir -p "$(dirname "$out")"
+# The campaign's own --out folder too: a folder left by an earlier run would
+# be resumed (its corpus, its signatures), and the test would not be the same.
+prev=""
+for a in "$@"; do
+  [ "$prev" = --out ] && rm -rf "$a"
+  prev="$a"
+done
 log="$out.log"
 env GMFUZZ_PYTHON="$python" "${envs[@]}" "$gmfuzz" "$@" >"$log" 2>&1
 rc=$?
