@@ -48,5 +48,5 @@ if(GMFUZZ_AFL_CLANG_FAST AND GMFUZZ_AFL_FUZZ AND NOT GMFUZZ_SANITIZE)
                    -DCJSON_PREFIX=${CMAKE_PREFIX_PATH}
                    -DWORK=${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-smoke
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_smoke_afl.cmake)
-  set_tests_properties(fuzz.afl_smoke PROPERTIES LABELS "fuzz;afl" TIMEOUT 300)
+  set_tests_properties(fuzz.afl_smoke PROPERTIES LABELS "fuzz;afl" TIMEOUT 600)
 endif()
