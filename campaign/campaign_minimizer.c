@@ -1,6 +1,7 @@
 #include "campaign_minimizer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -163,6 +164,11 @@ static bool campaign_minimizer_child_round(const campaign_setup *s, const campai
                  strerror(errno));
         return false;
     }
+    /* Not inherited by what the child execs (a python: target's worker): a
+     * worker still importing torch would hold the pipe open after the child
+     * died, and its death would be seen only when the budget ran out. */
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
     pid_t parent = getpid();
     pid_t pid = fork();

@@ -151,7 +151,7 @@ foreach(part second crash budget)
                    ${CASES} ${CMAKE_CURRENT_BINARY_DIR}/campaign-minimizer-${part}
                    ${campaign_python} ${part})
   set_tests_properties(campaign.minimizer_${part} PROPERTIES LABELS "cli;campaign;python"
-                       SKIP_RETURN_CODE 77 TIMEOUT 180)
+                       SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
 # --- Efficacy: the fuzzer finds every planted fault, as 1 to 3 buckets ------

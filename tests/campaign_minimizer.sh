@@ -2,14 +2,18 @@
 # The minimization runs in child processes (issue 11 items 7 and 9), on a
 # slow python: target (tests/slow_target.py, torch; skip 77 without it):
 #   second   a second Ctrl-C during the minimization skips what is left
-#            of it within 2 s; the failures stay, the record and summary
-#            are written, exit 1
+#            of it (a note says so, not the budget's; within 10 s, where
+#            the budget had 14 s left); the failures stay, the record and
+#            summary are written, exit 1
 #   crash    the minimizer child dies of SIGSEGV: that signature gets a
 #            note, the next one a fresh child, and the campaign still ends
 #            with its record and report (exit 1)
 #   budget   --minimize-time 1: the minimization stops at its budget; the
 #            signatures it did not reach are saved unminimized (each one a
 #            reproducer that replays), and the summary says how many
+# No step waits a fixed time for the campaign (a loaded machine starts torch
+# late): the jobs are stopped once both signatures are in failures/, a
+# minimization is acted on once its line is printed, a budget is --runs.
 #   campaign_minimizer.sh GMFUZZ FAKE_TARGET SEEDS OUT PYTHON PART
 set -u
 gmfuzz="$1" target="$2" seeds="$3" out="$4" python="$5" part="$6"
@@ -25,7 +29,8 @@ now_ms() { date +%s%3N; }
 if [ "$part" = budget ]; then
   GMFUZZ_PYTHON="$python" FAKE_EXEC_US=1000 "$gmfuzz" fuzz --engine-binary "$target" \
     --target "python:$here/slow_target.py" --target-device cpu --seeds "$seeds" \
-    --strict-baseline --jobs 1 --time 3 --minimize-time 1 --out "$out" >"$out.stdout" 2>"$out.stderr"
+    --strict-baseline --jobs 1 --runs 20 --time 240 --minimize-time 1 --out "$out" \
+    >"$out.stdout" 2>"$out.stderr"
   rc=$?
   [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
   line=$(grep -E "^  minimization: 1 s budget \(--minimize-time\) spent: [0-9]+ reproducers? saved unminimized, [0-9]+ minimized part of the way$" "$out.stdout") \
@@ -44,17 +49,29 @@ if [ "$part" = budget ]; then
   echo "ok: minimization budget: $late of $sigs reproducers saved out of time, all replay"
   exit 0
 fi
+# Waits (at most 120 s) until `test CONDITION` holds; false if it never did.
+until_true() {
+  for _ in $(seq 1200); do
+    eval "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+minimizing() { grep -c "minimizing" "$out.stderr" 2>/dev/null || true; }
+# crash: a budget that cannot run out before the second signature's child
+# has started (torch's import under load); the second Ctrl-C ends it there.
+budget=15
+[ "$part" = crash ] && budget=240
 (GMFUZZ_PYTHON="$python" FAKE_EXEC_US=1000 exec "$gmfuzz" fuzz --engine-binary "$target" \
    --target "python:$here/slow_target.py" --target-device cpu --seeds "$seeds" \
-   --strict-baseline --jobs 1 --time 60 --out "$out" >"$out.stdout" 2>"$out.stderr") &
+   --strict-baseline --jobs 1 --time 240 --minimize-time "$budget" --out "$out" \
+   >"$out.stdout" 2>"$out.stderr") &
 pid=$!
-sleep 2
+until_true '[ "$(ls "$out/failures" 2>/dev/null | wc -l)" -ge 2 ]' ||
+  { kill -KILL "$pid"; fail "the job found no two signatures in 120 s"; }
 kill -INT "$pid"
-for _ in $(seq 600); do
-  grep -q "minimizing" "$out.stderr" && break
-  sleep 0.1
-done
-grep -q "minimizing" "$out.stderr" || { kill -KILL "$pid"; fail "no minimization started in 60 s"; }
+until_true '[ "$(minimizing)" -ge 1 ]' ||
+  { kill -KILL "$pid"; fail "no minimization started in 120 s"; }
 sleep 1 # inside the first signature's minimization (0.2 s a run)
 case "$part" in
 second)
@@ -62,7 +79,7 @@ second)
   kill -INT "$pid"
   wait "$pid"
   rc=$? took=$(( $(now_ms) - t0 ))
-  [ "$took" -le 2000 ] || fail "took $took ms to end after the second SIGINT"
+  [ "$took" -le 10000 ] || fail "took $took ms to end after the second SIGINT"
   [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
   grep -q "note: skipped: the minimization was interrupted" "$out.stdout" || fail "no skipped note"
   ls "$out"/failures/failure-*.json >/dev/null 2>&1 || fail "no failure files kept"
@@ -74,6 +91,9 @@ crash)
   child=$(pgrep -P "$pid" | head -1)
   [ -n "$child" ] || fail "no minimizer child of $pid"
   kill -SEGV "$child"
+  until_true '[ "$(minimizing)" -ge 2 ]' ||
+    { kill -KILL "$pid"; fail "no fresh child for the next signature in 120 s"; }
+  kill -INT "$pid"  # the second Ctrl-C: what is left is skipped
   wait "$pid"
   rc=$?
   [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
@@ -82,7 +102,7 @@ crash)
     || fail "no crash note in the summary"
   grep -q '"exit_code": *1' "$out/campaign.json" || fail "campaign.json not final"
   [ -s "$out/report.html" ] || fail "no report"
-  n=$(grep -c "minimizing" "$out.stderr")
+  n=$(minimizing)
   [ "$n" -ge 2 ] || fail "the next signature was not minimized by a fresh child"
   echo "ok: the minimizer died of SIGSEGV: noted, the next signature went on, record and report written"
   ;;
