@@ -13,13 +13,14 @@ run() { FAKE_EXEC_US=1000 "$gmfuzz" fuzz --target "$target" --seeds "$seeds" \
           --strict-baseline --jobs 1 --out "$out" "$@"; }
 (run() { FAKE_EXEC_US=1000 exec "$gmfuzz" fuzz --target "$target" --seeds "$seeds" \
           --strict-baseline --jobs 1 --out "$out" "$@"; }
- run --time 30 >"$out.stdout" 2>"$out.stderr") &
+ run --time 240 >"$out.stdout" 2>"$out.stderr") &
 pid=$!
-for _ in $(seq 50); do
-  [ -s "$out/stats.jsonl" ] && break
+# Until the first campaign holds the folder and has saved a failure (so that
+# it exits 1 when interrupted), polled: a loaded machine starts it late.
+for _ in $(seq 1200); do  # at most 120 s
+  [ -s "$out/stats.jsonl" ] && ls "$out"/failures/failure-*.json >/dev/null 2>&1 && break
   sleep 0.1
 done
-sleep 1
 run --time 5 >/dev/null 2>"$out.second"
 rc=$?
 [ "$rc" -eq 5 ] || { kill -INT "$pid"; wait "$pid"; fail "second campaign: exit $rc, expected 5"; }
@@ -33,7 +34,7 @@ first=$?
 [ "$runs" -eq 1 ] || fail "job-0.log has $runs runs, expected the first campaign's one"
 awk -F'[:,]' '{ if ($2 + 0 < last) bad = 1; last = $2 + 0 } END { exit bad }' "$out/stats.jsonl" \
   || fail "stats.jsonl time goes backwards"
-run --time 2 >/dev/null 2>>"$out.second"
+run --runs 50 --time 120 >/dev/null 2>>"$out.second"
 again=$?
 [ "$again" -le 1 ] || fail "a campaign after the first one ended: exit $again, expected 0 or 1"
 echo "ok: second campaign refused with exit 5 naming pid $pid; the folder free again after (exit $again)"

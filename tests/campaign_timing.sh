@@ -30,6 +30,15 @@ for _ in 1 2; do
 done
 fail() { echo "FAIL: $*"; tail -20 "$out.stderr"; exit 1; }
 now_ms() { date +%s%3N; }
+# Waits (at most 120 s) until CONDITION holds; false if it never did. Not a
+# fixed sleep: under load a job starts, stalls or spins later than alone.
+until_true() {
+  for _ in $(seq 1200); do
+    eval "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
 jobs_left() { pgrep -f -- "$out/corpus" | wc -l; }
 fuzz() { exec env FAKE_EXEC_US=1000 "$gmfuzz" fuzz --target "$target" --seeds "$seeds" \
            --strict-baseline --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"; }
@@ -64,10 +73,10 @@ budget)
   echo "ok: budget 6 s: elapsed_s $elapsed, command $wall ms; samples at $(echo $ts)"
   ;;
 sigint)
-  (FAKE_IGNORE_SIGINT=1 fuzz --jobs 2 --time 60) &
+  (FAKE_IGNORE_SIGINT=1 fuzz --jobs 2 --time 240) &
   pid=$!
-  sleep 3
-  [ "$(jobs_left)" -ge 1 ] || fail "no job running after 3 s"
+  until_true '[ "$(jobs_left)" -ge 2 ] && ls "$out"/failures/failure-*.json >/dev/null 2>&1' ||
+    fail "no two jobs running with a failure saved after 120 s"
   t0=$(now_ms)
   kill -INT "$pid"
   while [ "$(jobs_left)" -gt 0 ] && [ $(( $(now_ms) - t0 )) -lt 5000 ]; do sleep 0.02; done
@@ -81,13 +90,13 @@ sigint)
   echo "ok: jobs that ignore SIGINT gone $took ms after it; exit 1"
   ;;
 causes)
-  (fuzz --jobs 1 --time 60) &
+  (fuzz --jobs 1 --time 240) &
   pid=$!
-  sleep 2
+  until_true '[ -n "$(pgrep -f -- "$out/corpus")" ]' || fail "no job running after 120 s"
   job=$(pgrep -f -- "$out/corpus" | head -1)
-  [ -n "$job" ] || fail "no job running after 2 s"
   kill -KILL "$job"
-  sleep 2
+  until_true 'grep -q "=== gmfuzz fuzz: run 2 of job-0" "$out/logs/job-0.log"' ||
+    fail "job-0 not restarted 120 s after SIGKILL: $(grep === "$out/logs/job-0.log")"
   kill -INT "$pid"
   wait "$pid"
   grep -q "=== gmfuzz fuzz: run 1 of job-0 ended at [0-9.]* s: killed by signal 9 (crashed or was killed); restarting it" \
@@ -99,9 +108,10 @@ causes)
   echo "ok: SIGKILL of a job: restarted, cause in its log, campaign.json and the summary"
   ;;
 stall)
-  (FAKE_STALL_AFTER=300 fuzz --jobs 1 --time 60 --stall-timeout 2) &
+  (FAKE_STALL_AFTER=300 fuzz --jobs 1 --time 240 --stall-timeout 2) &
   pid=$!
-  sleep 7
+  until_true 'grep -q "=== gmfuzz fuzz: run 2 of job-0" "$out/logs/job-0.log" 2>/dev/null' ||
+    fail "the stalled job was not restarted in 120 s: $(grep === "$out/logs/job-0.log")"
   kill -INT "$pid"
   wait "$pid"
   n=$(grep -c "no output and no CPU time for 2 s; killed by the driver); restarting it" "$out/logs/job-0.log")
@@ -111,9 +121,10 @@ stall)
   echo "ok: a stalled job was killed and restarted $n time(s), each cause recorded"
   ;;
 spin)
-  (FAKE_SPIN_AFTER=300 fuzz --jobs 1 --time 60 --stall-timeout 2) &
+  (FAKE_SPIN_AFTER=300 fuzz --jobs 1 --time 240 --stall-timeout 2) &
   pid=$!
-  sleep 8
+  until_true 'grep -q "=== gmfuzz fuzz: run 2 of job-0" "$out/logs/job-0.log" 2>/dev/null' ||
+    fail "the spinning job was not restarted in 120 s: $(grep === "$out/logs/job-0.log")"
   kill -INT "$pid"
   wait "$pid"
   want="killed by signal 9 (no_progress: its execution count stood at 256 for 2 s past its next report, while it printed or used CPU; killed by the driver)"

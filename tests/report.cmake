@@ -93,10 +93,16 @@ set_tests_properties(report.campaign_report_fails PROPERTIES LABELS "report;camp
 # each in a process group of its own, no chance to clean up) keeps its
 # samples and a campaign.json that says it never ended; `gmfuzz report`
 # still reports it, with the unfinished campaign as an <error> testcase.
+# Killed once stats.jsonl holds two samples and a failure is saved (polled, at
+# most 120 s, not a fixed sleep: a loaded machine starts the campaign late;
+# its budget is far past that).
 string(CONCAT killed_script
   "rm -rf \"$1\"; FAKE_EXEC_US=1000 setsid \"$2\" fuzz --out \"$1\" --target \"$3\" "
-  "--seeds \"$4\" --strict-baseline --jobs 1 --runs 4000 --time 60 >\"$1.out\" 2>&1 & "
-  "pid=$!; sleep 2.5; pkill -KILL -s $pid; wait $pid; "
+  "--seeds \"$4\" --strict-baseline --jobs 1 --time 600 >\"$1.out\" 2>&1 & "
+  "pid=$!; n=0; while [ $n -lt 1200 ] && "
+  "{ [ \"$(cat \"$1/stats.jsonl\" 2>/dev/null | wc -l)\" -lt 2 ] || "
+  "! ls \"$1\"/failures/failure-*.json >/dev/null 2>&1; }; do sleep 0.1; n=$((n+1)); done; "
+  "pkill -KILL -s $pid; wait $pid; "
   "grep -q '\"exit_code\":-1' \"$1/campaign.json\" || { echo 'campaign.json says it ended'; exit 1; }; "
   "[ \"$(wc -l <\"$1/stats.jsonl\")\" -ge 2 ] || { echo 'samples lost'; exit 1; }; "
   "\"$2\" report \"$1\" --out \"$1/report\"; rc=$?; "
