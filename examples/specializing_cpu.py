@@ -23,8 +23,8 @@ class). The first call of a key in a process pays for it, then the key is free:
   sees half of one). The real kernel's first calls, Triton 3.6 on an H200: 0.07 to 1.9 s
   (median 0.14) for the 253 keys of the vectors and fault cases, 1.2 s for BS_BLOCK 8192,
   35 s for BS_BLOCK 65536;
-- GMFUZZ_STANDIN_BUSY=1 spins the CPU for that time instead of sleeping (a real compile
-  burns a core);
+- GMFUZZ_STANDIN_BUSY=1 spins the CPU instead of sleeping, until the thread has used that
+  much CPU time (a real compile burns a core: on a loaded machine its wall time is longer);
 - the cache: $TRITON_CACHE_DIR/gmfuzz-standin/ (else ~/.triton/cache/gmfuzz-standin/), one
   file per key, named by the key's sha256 (hex), holding the key's text.
 
@@ -80,12 +80,13 @@ def _seconds(name, default):
 
 
 def _spend(seconds):
-    """Takes `seconds` as a real compile would: asleep, or with GMFUZZ_STANDIN_BUSY=1 busy."""
+    """Takes `seconds` as a real compile would: asleep, or with GMFUZZ_STANDIN_BUSY=1 busy
+    for `seconds` of this thread's CPU time (not of the clock: a compile costs CPU work)."""
     if seconds <= 0:
         return
     if os.environ.get("GMFUZZ_STANDIN_BUSY") == "1":
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
             pass
     else:
         time.sleep(seconds)

@@ -256,7 +256,9 @@ def jit(module_path):
     """A first call of a key compiles (slow, its cache file appears), the same call again in
     that process costs nothing, a second process loads it (faster, no new file), and
     gmfuzz_jit's sink hears STARTED then COMPILED or LOADED with the key the file holds.
-    GMFUZZ_STANDIN_BUSY=1 spends the compile on the CPU."""
+    GMFUZZ_STANDIN_BUSY=1 spends the compile on the CPU. Only lower bounds on time: a
+    compile or load sleeps (or burns) at least its cost, but how much longer a call takes
+    is the machine's load, not the stand-in's doing; what is free says its events (none)."""
     import json
     import shutil
     import subprocess
@@ -318,24 +320,24 @@ def jit(module_path):
         digest = hashlib.sha256((key or "").encode("utf-8")).hexdigest()
         check(files == {digest: key}, "one cache file, named by the key's sha256, holding "
               "the key: %r" % sorted(files))
-        check(again["events"] == [] and again["seconds"] < JIT_LOAD_S,
-              "the same call again: free: %.3f s, %r" % (again["seconds"], said(again)))
+        check(again["events"] == [],
+              "the same call again: free (no event): %.3f s, %r" % (again["seconds"],
+                                                                    said(again)))
 
         second = probe(2)
         one, again = second["calls"]
         check(said(one) == ["STARTED", "LOADED"] and all(e[1] == key for e in one["events"]),
               "second process: STARTED, LOADED the same key: %r" % said(one))
-        check(JIT_LOAD_S <= one["seconds"] < JIT_COMPILE_S and cost(one) >= JIT_LOAD_S,
+        check(one["seconds"] >= JIT_LOAD_S and cost(one) >= JIT_LOAD_S,
               "second process loads: %.3f s (the sink: %.3f s)" % (one["seconds"], cost(one)))
         check(entries() == files, "a load writes no file")
-        check(again["events"] == [] and again["seconds"] < JIT_LOAD_S,
-              "then free: %.3f s" % again["seconds"])
+        check(again["events"] == [], "then free (no event): %.3f s" % again["seconds"])
 
         busy = probe(3, GMFUZZ_STANDIN_BUSY="1")
         one = busy["calls"][0]
         check(said(one) == ["STARTED", "COMPILED"] and one["events"][0][1] != key,
               "another key (3 rows: BS_BLOCK 4) compiles: %r" % said(one))
-        check(one["cpu"] >= 0.5 * JIT_COMPILE_S,  # sleeping would cost ~0
+        check(one["cpu"] >= JIT_COMPILE_S,  # sleeping would cost ~0
               "GMFUZZ_STANDIN_BUSY=1: the compile burns the CPU: %.3f CPU s" % one["cpu"])
         check(len(entries()) == 2, "its own cache file: %d files" % len(entries()))
     finally:
