@@ -11,12 +11,16 @@ if ! "$python" -c "import torch" >/dev/null 2>&1; then
 fi
 rm -rf "$out"; mkdir -p "$(dirname "$out")"
 GMFUZZ_PYTHON="$python" "$gmfuzz" sweep --target "$target" --target-device cpu --hubs 1 \
-  --jobs 2 --time 20 --no-minimize --out "$out" >"$out.log" 2>&1 &
+  --jobs 2 --time 60 --no-minimize --out "$out" >"$out.log" 2>&1 &
 driver=$!
-for _ in $(seq 1 200); do  # until the jobs run (their logs have a status line)
+# Until the jobs run (their logs have a status line): polled, at most 120 s (a
+# loaded machine starts torch late); the 60 s budget leaves the restarted hub
+# time to serve them.
+for _ in $(seq 1 1200); do
   grep -qs "exec/s" "$out"/logs/job-0.log && break
   sleep 0.1
 done
+grep -qs "exec/s" "$out"/logs/job-0.log || { kill "$driver"; echo "FAIL: no job ran in 120 s"; exit 1; }
 pkill -KILL -f "target-hub --name gmfuzz-hub-$driver-" || { echo "FAIL: no hub to kill"; exit 1; }
 wait "$driver"
 rc=$?

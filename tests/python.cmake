@@ -28,8 +28,9 @@ endfunction()
 gmfuzz_python_test(worker_protocol protocol)
 # (a) and (b), the 250 vectors through the worker, run through gmfuzz itself: targets.cmake.
 # (c) every planted torch_fused fault shows on its case (raise, segfault, hang included),
-#     and the clean runs equal gmfuzz's own fused model.
-gmfuzz_python_test(torch_fused_faults client --fault-cases --timeout 3
+#     and the clean runs equal gmfuzz's own fused model. (--timeout 10: a call's limit the
+#     clean calls keep on a loaded machine too; the hang sleeps an hour.)
+gmfuzz_python_test(torch_fused_faults client --fault-cases --timeout 10
                    --gmfuzz $<TARGET_FILE:gmfuzz> --module ${PY_ROOT}/examples/torch_fused.py
                    ${PY_CASES})
 # examples/triton_fused.py's kernel LOGIC on the CPU through tests/triton_stub (not Triton:

@@ -89,9 +89,11 @@ static const char *slurp(const char *path) {
     return text;
 }
 
+/* Polls until the process has ended (at most 60 s: a loaded machine starts a
+ * shell late; the test asserts how it ended, not how soon). */
 static void wait_for(campaign_proc *p) {
     const struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < 500 && campaign_proc_poll(p); i++) {
+    for (int i = 0; i < 6000 && campaign_proc_poll(p); i++) {
         nanosleep(&tick, NULL);
     }
 }
@@ -123,10 +125,11 @@ static void test_proc(void) {
     CHECK(campaign_proc_start(&procs[0], quick, no_env, log, &err));
     CHECK(campaign_proc_start(&procs[1], sleeper, no_env, log, &err));
     const struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < 500 && strstr(slurp(log), "ready") == NULL; i++) {
+    for (int i = 0; i < 6000 && strstr(slurp(log), "ready") == NULL; i++) {
         nanosleep(&tick, NULL); /* until the second one ignores SIGINT */
     }
-    campaign_proc_stop_all(procs, 2, 300);
+    /* A grace time the first one's death of SIGINT fits in on a loaded machine. */
+    campaign_proc_stop_all(procs, 2, 1000);
     CHECK(!procs[0].running && !procs[0].exited && procs[0].code == 2);  /* SIGINT */
     CHECK(!procs[1].running && !procs[1].exited);
     CHECK_EQ_I64(procs[1].code, 9); /* SIGKILL */
