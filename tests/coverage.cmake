@@ -1,4 +1,4 @@
-# `gmfuzz coverage` (cli/cmd_coverage.c, coverage/coverage.h) on a real campaign folder: a 2 s
+# `gmfuzz coverage` (cli/cmd_coverage.c, coverage/coverage.h) on a real campaign folder: a 64-case
 # CPU sweep (seeded with corpus/seed) plus two reproducers of the
 # regression corpus among its failures (the JSON path of the runner).
 # The coverage tree is a full build of the libraries: one tree, under this
