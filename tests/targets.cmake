@@ -108,7 +108,11 @@ endforeach()
 # The same in a libFuzzer campaign, whose job checks its inputs on the
 # target 32 at a time (fuzz/fuzz_defer.h): the batch that raised, died or
 # hung is found out case by case, and the campaign goes on. (--runs 100 ends
-# it; a 40 s cap ran out under load at the 42nd seed, 'found nothing new'.)
+# it; a 40 s cap ran out under load at the 42nd seed, 'found nothing new'.
+# --stall-timeout 300: each crash or hang in the seed corpus restarts the
+# worker (torch's import again), and under load the seeds took past the
+# default 60 s with no execution count reported: the job was killed as
+# no_progress, again and again, its finding lost.)
 if(GMFUZZ_FUZZ_ACTIVE)
   foreach(what raised:raise crashed:segfault hung:hang)
     string(REPLACE ":" ";" pair ${what})
@@ -117,7 +121,8 @@ if(GMFUZZ_FUZZ_ACTIVE)
     gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-" LABELS fuzz
                        ENV GMFUZZ_TORCH_FAULT=${fault}
                        ARGS fuzz ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --runs 100 --jobs 1 --seed 5
-                            --time 300 --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_survives_${fault})
+                            --time 300 --stall-timeout 300 --no-minimize
+                            --out ${GMFUZZ_TARGETS_OUT}/fuzz_survives_${fault})
   endforeach()
   # Checked one input at a time (GMFUZZ_TARGET_BATCH=1), a fault is found too.
   gmfuzz_target_test(fuzz_unbatched_finds_floor_div 1 "found [0-9]+ new signature" LABELS fuzz
