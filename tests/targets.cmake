@@ -107,12 +107,13 @@ foreach(what raised:raise crashed:segfault hung:hang)
 endforeach()
 # The same in a libFuzzer campaign, whose job checks its inputs on the
 # target 32 at a time (fuzz/fuzz_defer.h): the batch that raised, died or
-# hung is found out case by case, and the campaign goes on. (--runs 100 ends
-# it; a 40 s cap ran out under load at the 42nd seed, 'found nothing new'.
-# --stall-timeout 300: each crash or hang in the seed corpus restarts the
-# worker (torch's import again), and under load the seeds took past the
-# default 60 s with no execution count reported: the job was killed as
-# no_progress, again and again, its finding lost.)
+# hung is found out case by case, and the campaign goes on. --stop-on-new
+# ends it at that finding: the 274 seeds run before any --runs limit, and
+# with 25 of them hanging (each a worker restart) the campaign took its whole
+# 300 s cap under load (a 40 s cap ran out at the 42nd seed: 'found nothing
+# new'; found after 65 and 93 s under load). --stall-timeout 300: libFuzzer
+# reports no count in the seed phase, and under load it passed the default
+# 60 s: the job was killed as no_progress again and again, its finding lost.
 if(GMFUZZ_FUZZ_ACTIVE)
   foreach(what raised:raise crashed:segfault hung:hang)
     string(REPLACE ":" ";" pair ${what})
@@ -121,7 +122,7 @@ if(GMFUZZ_FUZZ_ACTIVE)
     gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-" LABELS fuzz
                        ENV GMFUZZ_TORCH_FAULT=${fault}
                        ARGS fuzz ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --runs 100 --jobs 1 --seed 5
-                            --time 300 --stall-timeout 300 --no-minimize
+                            --time 300 --stall-timeout 300 --stop-on-new --no-minimize
                             --out ${GMFUZZ_TARGETS_OUT}/fuzz_survives_${fault})
   endforeach()
   # Checked one input at a time (GMFUZZ_TARGET_BATCH=1), a fault is found too.
