@@ -171,7 +171,11 @@ endforeach()
 # 60,000 executions: libFuzzer schedules by execution time (the target's
 # -entropic_scale_per_exec_time), so a fixed seed is not a fixed run under
 # CI's load; negative_q_stride_shifted, found within 1 s alone, went unfound
-# in 20,000 once.
+# in 20,000 once. Under two CPU burners its first finding came after 1,198
+# to 22,477 executions over seeds 1-8 (mean about 12,000, a long tail), so a
+# fault with none of its buckets after the budget gets it again, resumed, up
+# to 5 times (detect_faults.sh --rounds): a miss in 300,000 would be e^-25 of
+# such a tail. The bucket counts (at most 3) are over all its rounds.
 set(GMFUZZ_EFFICACY_RUNS 60000 CACHE STRING
     "Exec budget of each efficacy test (bench/detect_faults.sh --runs)")
 set(GMFUZZ_EFFICACY_PAIR "absent_out_pad_minus_one+scan_exclusive")
