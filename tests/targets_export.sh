@@ -6,7 +6,7 @@
 set -u
 python="$1" gmfuzz="$2" target="$3" out="$4"
 "$python" -c "import torch" >/dev/null 2>&1 || { echo "SKIP: $python has no torch"; exit 77; }
-rm -rf "$out"
+rm -rf "$out"; mkdir -p "$(dirname "$out")"
 GMFUZZ_PYTHON="$python" GMFUZZ_TORCH_FAULT=no_loc_keeps "$gmfuzz" sweep --target "python:$target" \
   --target-device cpu --cases 5000 --jobs 1 --seed 3 --time 120 --stop-on-new --out "$out" >/dev/null 2>&1
 repro=$(ls "$out"/repros/*.json 2>/dev/null | head -1)

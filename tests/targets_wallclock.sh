@@ -15,7 +15,7 @@ if ! "$python" -c "import torch" >/dev/null 2>&1; then
   echo "SKIP: $python cannot import torch"
   exit 77
 fi
-rm -rf "$out"
+rm -rf "$out"; mkdir -p "$(dirname "$out")"  # a fresh tree: no other test made it
 start=$(date +%s.%N)
 GMFUZZ_PYTHON="$python" "$gmfuzz" sweep --target "$target" --target-device cpu \
   --target-timeout 2 --target-compile-timeout 2 --jobs 1 --seed 5 --batch 8 \
