@@ -26,7 +26,7 @@ fi
 dir="$mnt/campaign"
 fail() { echo "FAIL: $*"; cat "$mnt/stdout" "$mnt/stderr"; cp -r "$mnt" "$out" 2>/dev/null; exit 1; }
 FAKE_EXEC_US=1000 FAKE_FILL="$mnt/filler" "$gmfuzz" fuzz --target "$target" --seeds "$seeds" \
-  --strict-baseline --jobs 1 --time 20 --out "$dir" >"$out.stdout" 2>"$out.stderr"
+  --strict-baseline --jobs 1 --time 120 --out "$dir" >"$out.stdout" 2>"$out.stderr"
 rc=$?
 cp "$out.stdout" "$mnt/stdout" 2>/dev/null; cp "$out.stderr" "$mnt/stderr" 2>/dev/null
 [ "$rc" -eq 6 ] || fail "exit $rc, expected 6"
