@@ -288,7 +288,8 @@ count_buckets() {  # fault
     bucket_tally "$fault"
     { [ "$theirs" -lt "$need" ] && [ $((round + 1)) -lt "$rounds" ]; } || break
     round=$((round + 1))
-    echo "detect_faults: $fault: $theirs of its buckets; round $((round + 1)) of at most $rounds" >&2
+    echo "detect_faults: $fault: $theirs of its buckets;" \
+         "round $((round + 1)) of at most $rounds" >&2
   done
   [ "$round" -eq 0 ] || names+=("[$((round + 1)) rounds]")
   bucket_row "$fault" "$n" "$theirs" "$sigs" "$first" "$(IFS=' '; echo "${names[*]:-}")"

@@ -20,7 +20,8 @@ for _ in $(seq 1 1200); do
   grep -qs "exec/s" "$out"/logs/job-0.log && break
   sleep 0.1
 done
-grep -qs "exec/s" "$out"/logs/job-0.log || { kill "$driver"; echo "FAIL: no job ran in 120 s"; exit 1; }
+grep -qs "exec/s" "$out"/logs/job-0.log ||
+  { kill "$driver"; echo "FAIL: no job ran in 120 s"; exit 1; }
 pkill -KILL -f "target-hub --name gmfuzz-hub-$driver-" || { echo "FAIL: no hub to kill"; exit 1; }
 wait "$driver"
 rc=$?

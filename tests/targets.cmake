@@ -216,7 +216,8 @@ gmfuzz_target_test(hub_finds_floor_div 1 "found [0-9]+ new signature"
                         --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_floor_div)
 gmfuzz_target_test(hub_survives_segfault 1 "target workers restarted: [1-9]"
                    ENV GMFUZZ_TORCH_FAULT=segfault
-                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 100 --batch 8 --seed 3 --time 300
+                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 100 --batch 8 --seed 3
+                        --time 300
                         --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_segfault)
 gmfuzz_target_test(hub_builtin_cases 0 "ran .*: 4000 execs"
                    ARGS sweep --target builtin:cpu --hubs 2 --jobs 2 --cases 2000 --seed 5
