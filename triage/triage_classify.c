@@ -39,6 +39,7 @@ static const char *const triage_classify_names[TRIAGE_CLASS_COUNT] = {
     "target_crashed",
     "target_hung",
     "target_deviates",
+    "target_wrote_input",
     "reference_drift",
     "unclassified",
 };
@@ -462,6 +463,9 @@ static triage_class triage_classify_uncompared(const gm_case *c, const harness_r
                    ? TRIAGE_CLASS_TARGET_HUNG
                : strncmp(error, GM_TARGET_DEVIATES_PREFIX, strlen(GM_TARGET_DEVIATES_PREFIX)) == 0
                    ? TRIAGE_CLASS_TARGET_DEVIATES
+               : strncmp(error, GM_TARGET_WROTE_INPUT_PREFIX,
+                         strlen(GM_TARGET_WROTE_INPUT_PREFIX)) == 0
+                   ? TRIAGE_CLASS_TARGET_WROTE_INPUT
                    : TRIAGE_CLASS_TARGET_CRASHED;
     default: break;
     }
@@ -650,7 +654,8 @@ static bool triage_classify_parse_split(const triage_classify_parse_ctx *p, char
 static gm_status triage_classify_status_of(unsigned classes) {
     const unsigned target_failed =
         (1u << TRIAGE_CLASS_TARGET_RAISED) | (1u << TRIAGE_CLASS_TARGET_CRASHED) |
-        (1u << TRIAGE_CLASS_TARGET_HUNG) | (1u << TRIAGE_CLASS_TARGET_DEVIATES);
+        (1u << TRIAGE_CLASS_TARGET_HUNG) | (1u << TRIAGE_CLASS_TARGET_DEVIATES) |
+        (1u << TRIAGE_CLASS_TARGET_WROTE_INPUT);
     if (classes & (1u << TRIAGE_CLASS_REFERENCE_DRIFT)) {
         return GM_STATUS_REFERENCE_DRIFT;
     }
