@@ -456,17 +456,12 @@ static triage_class triage_classify_uncompared(const gm_case *c, const harness_r
     switch (r->verdict.status) {
     case GM_STATUS_REFERENCE_ERROR: return TRIAGE_CLASS_LEGACY_RAISES;
     case GM_STATUS_REFERENCE_DRIFT: return TRIAGE_CLASS_REFERENCE_DRIFT;
-    case GM_STATUS_TARGET_FAILED:
-        return strncmp(error, GM_TARGET_RAISED_PREFIX, strlen(GM_TARGET_RAISED_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_RAISED
-               : strncmp(error, GM_TARGET_HUNG_PREFIX, strlen(GM_TARGET_HUNG_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_HUNG
-               : strncmp(error, GM_TARGET_DEVIATES_PREFIX, strlen(GM_TARGET_DEVIATES_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_DEVIATES
-               : strncmp(error, GM_TARGET_WROTE_INPUT_PREFIX,
-                         strlen(GM_TARGET_WROTE_INPUT_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_WROTE_INPUT
-                   : TRIAGE_CLASS_TARGET_CRASHED;
+    case GM_STATUS_TARGET_FAILED: { /* its error starts with its class: "target_hung: ..." */
+        char name[32];
+        triage_class k = TRIAGE_CLASS_TARGET_CRASHED;
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(error, ":"), error);
+        return triage_class_from_name(name, &k) ? k : TRIAGE_CLASS_TARGET_CRASHED;
+    }
     default: break;
     }
     return triage_classify_breaks_precondition(c) ? TRIAGE_CLASS_FUSED_OUT_OF_BOUNDS
