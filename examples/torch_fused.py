@@ -36,6 +36,13 @@ is a case on which each one shows.
     swa_int32            SWA write locations are truncated to int32 (legacy's cast, which
                          the fused kernel does not do): shows with mapping values past 2^31
 
+Input-write faults (gmfuzz's target_wrote_input): the outputs are right, then an input
+tensor is changed, as a kernel that updates its inputs in place (or writes past an output
+into them) does; on every call with rows:
+
+    writes_seq_lens      seq_lens[0] has its lowest bit flipped
+    writes_req_to_token  req_to_token[0][0] has its lowest bit flipped
+
 Crash-survival faults (gmfuzz's target_raised / target_crashed / target_hung), each only on
 a batch of exactly 3 rows:
 
@@ -53,7 +60,7 @@ Q_MODE_NONE, Q_MODE_CUMSUM, Q_MODE_STRIDED = 0, 1, 2
 FAULT_ENV = "GMFUZZ_TORCH_FAULT"
 FAULTS = ("scan_restart_1024", "swa_pad_first_tile", "page1_live_columns", "sentinel_eq_minus1",
           "floor_div", "no_loc_keeps", "last_page_dropped", "row_stride_pages", "swa_int32",
-          "raise", "segfault", "hang")
+          "writes_seq_lens", "writes_req_to_token", "raise", "segfault", "hang")
 SWA_TILE = 512  # locations per SWA-out program in the one-launch kernel
 SCAN_CHUNK = 1024
 MASK32 = 0xFFFFFFFF
@@ -92,6 +99,20 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
     fault = _fault()
     if bs == 0:
         return
+    _rebuild(fault, req_pool_indices, seq_lens, req_to_token, cache_seqlens, cu_seqlens_k,
+             page_table, bs, seqlen_offset, max_seq_pages, page_size, swa_mapping,
+             swa_page_table, out_cache_loc, swa_out_cache_loc, cu_seqlens_q, qlens, q_stride,
+             q_mode)
+    if fault == "writes_seq_lens":
+        seq_lens[0] ^= 1
+    elif fault == "writes_req_to_token" and req_to_token.numel() > 0:
+        req_to_token[0, 0] ^= 1
+
+
+def _rebuild(fault, req_pool_indices, seq_lens, req_to_token, cache_seqlens, cu_seqlens_k,
+             page_table, bs, seqlen_offset, max_seq_pages, page_size, swa_mapping,
+             swa_page_table, out_cache_loc, swa_out_cache_loc, cu_seqlens_q, qlens, q_stride,
+             q_mode):
     if bs == 3 and fault in ("raise", "segfault", "hang"):
         if fault == "raise":
             raise ValueError("planted fault: a batch of 3 rows")

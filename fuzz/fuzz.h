@@ -28,20 +28,31 @@ bool fuzz_decode(const uint8_t *data, size_t size, gm_case *out, gm_error *err);
 
 /* ---- fuzz_casefile.c ------------------------------------------------ */
 
-/* fuzz_casefile: what a command given a case file reads. A JSON document
- * (docs/FORMATS.md) is read as such; anything else is the raw input of a
- * fuzzing engine (a libFuzzer, AFL++ or ClusterFuzzLite crash or corpus
- * file) and becomes the case it decodes to (fuzz/fuzz_decode.h: every byte
- * string decodes). Told apart by content: a document starts, after
- * whitespace, with '{'; the fuzzer's inputs that happen to do so are read
- * as JSON (gmfuzz decode takes any bytes as an input). */
+/* fuzz_casefile: what a command given a case file reads. A file is the raw
+ * input of a fuzzing engine (a libFuzzer, AFL++ or ClusterFuzzLite crash or
+ * corpus file, which becomes the case it decodes to: fuzz/fuzz_decode.h,
+ * every byte string decodes) only where that is unambiguous: the command
+ * was told so (--raw: fuzz_casefile_read_raw), or the bytes cannot be the
+ * start of a JSON document and the name does not end in ".json". Anything
+ * else is read as a JSON document (docs/FORMATS.md), and a malformed one is
+ * an error naming the file, the byte and the reason: an empty file, `[1,2]`
+ * or a truncated document is never decoded as something else. */
 
 /* The whole file (malloc'd, < 1 GiB); NULL with err set when unreadable. */
 uint8_t *fuzz_casefile_slurp(const char *path, size_t *size, gm_error *err);
 
-/* A document, or an engine's input as a case document (doc->kind CASE, its
- * name "decoded from PATH"). */
+/* Whether a file named `path` whose first bytes are head[0..n) is an
+ * engine's raw input: the name does not end in ".json" and, after JSON
+ * whitespace, the first byte is none of `{ [ " - 0-9 t f n` (an empty or
+ * blank file is a missing document, not an input). */
+bool fuzz_casefile_is_raw(const char *path, const uint8_t *head, size_t n);
+
+/* A document, or (fuzz_casefile_is_raw) an engine's input as a case
+ * document (doc->kind CASE, its name "decoded from PATH"). */
 bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err);
+
+/* The file as an engine's raw input, whatever its bytes and name (--raw). */
+bool fuzz_casefile_read_raw(const char *path, gm_doc *doc, gm_error *err);
 
 /* ---- fuzz_check.c --------------------------------------------------- */
 

@@ -126,6 +126,50 @@ gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|
                         --batch 8 --time 120 --no-minimize
                         --out ${GMFUZZ_TARGETS_OUT}/survives_raise_staged)
 
+# Inputs are read-only (docs/TARGETS.md, "Inputs are read-only"): a target that returns the
+# right outputs and then changes seq_lens[0] or req_to_token[0][0] is found as
+# target_wrote_input, its bucket naming the input and the element; used in place (the
+# worker's tensors are views of the shared block), staged (GMFUZZ_WORKER_IN_PLACE=0: the
+# worker copies what its input tensors hold back) and through a target hub. Every call with
+# rows writes, so the first batch finds it: no schedule or machine speed decides.
+gmfuzz_target_test(writes_seq_lens_found 1 "bucket: target_wrote_input\\|seq_lens\\|\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_seq_lens
+                   ARGS sweep ${TORCH_CPU} --cases 200 --jobs 1 --seed 5 --time 120 --stop-on-new
+                        --out ${GMFUZZ_TARGETS_OUT}/writes_seq_lens_found)
+gmfuzz_target_test(writes_req_to_token_found 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_req_to_token GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS sweep ${TORCH_CPU} --cases 200 --jobs 1 --seed 5 --time 120 --stop-on-new
+                        --no-minimize --out ${GMFUZZ_TARGETS_OUT}/writes_req_to_token_found)
+gmfuzz_target_test(hub_writes_input_found 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_req_to_token
+                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 200 --seed 5 --time 120
+                        --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_writes_input)
+
+# The same for a lib: target (tests/data/lib/host_target.c: the C ABI and a CUDA runtime
+# over host memory, so no GPU is needed): its worker downloads the inputs after the launch;
+# directly and through a target hub. And without a fault it is no finding at all.
+add_library(gmfuzz_test_host_target MODULE data/lib/host_target.c
+            ${PROJECT_SOURCE_DIR}/kernel/fused_cpu.c ${PROJECT_SOURCE_DIR}/kernel/fused_params.c)
+target_include_directories(gmfuzz_test_host_target PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
+set_target_properties(gmfuzz_test_host_target PROPERTIES C_VISIBILITY_PRESET hidden PREFIX "")
+gmfuzz_c_target(gmfuzz_test_host_target)
+set(HOST_LIB lib:$<TARGET_FILE:gmfuzz_test_host_target>)
+gmfuzz_target_test(lib_clean 0 "ran .*: 400 execs" LABELS lib ENV REQUIRE=none
+                   ARGS sweep --target ${HOST_LIB} --cases 400 --jobs 1 --seed 5 --time 120
+                        --no-minimize --out ${GMFUZZ_TARGETS_OUT}/lib_clean)
+gmfuzz_target_test(lib_writes_input 1 "bucket: target_wrote_input\\|seq_lens\\|\\[0\\]"
+                   LABELS lib ENV REQUIRE=none GMFUZZ_LIB_FAULT=writes_seq_lens
+                   ARGS sweep --target ${HOST_LIB} --cases 200 --jobs 1 --seed 5 --time 120
+                        --stop-on-new --out ${GMFUZZ_TARGETS_OUT}/lib_writes_input)
+gmfuzz_target_test(lib_writes_input_hub 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   LABELS lib ENV REQUIRE=none GMFUZZ_LIB_FAULT=writes_req_to_token
+                   ARGS sweep --target ${HOST_LIB} --hubs 1 --jobs 2 --cases 200 --seed 5
+                        --time 120 --stop-on-new --no-minimize
+                        --out ${GMFUZZ_TARGETS_OUT}/lib_writes_input_hub)
+
 # A compile is not execution, and a crash or a hang is a finding once it happens again
 # (docs/TARGETS.md, "Compiles and loads"): tests/data/python/jit_target.py reports its
 # 3 s "compile" of the 3-row kernel (no hang at a 1 s limit), silent_target.py does not

@@ -184,9 +184,27 @@ static void triage_bucket_error_head(const char *error, bool raise, char *out, s
     out[n] = '\0';
 }
 
+/* "target_wrote_input: seq_lens[3]: sent ..." -> "seq_lens" and "[3]": which
+ * input, and its first changed element. */
+static void triage_bucket_wrote_input(const char *error, char *what, size_t what_size,
+                                      char *where, size_t where_size) {
+    const char *colon = error != NULL ? strstr(error, ": ") : NULL;
+    const char *from = colon != NULL ? colon + 2 : "";
+    int n = (int)strcspn(from, "[:|");
+    int m = from[n] == '[' ? (int)strcspn(from + n, ":|") : 0;
+    snprintf(what, what_size, "%.*s", n > 0 ? n : 1, n > 0 ? from : "-");
+    snprintf(where, where_size, "%.*s", m > 0 ? m : 1, m > 0 ? from + n : "-");
+}
+
 void triage_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
                                     size_t size) {
     char head[96];
+    if (strcmp(class_name, "target_wrote_input") == 0) {
+        char where[64];
+        triage_bucket_wrote_input(r->fused.error, head, sizeof head, where, sizeof where);
+        snprintf(out, size, "%s|%s|%s", class_name, head, where);
+        return;
+    }
     if (strcmp(class_name, "legacy_raises") == 0) {
         triage_bucket_error_head(r->reference.error, true, head, sizeof head);
     } else if (strcmp(class_name, "fused_out_of_bounds") == 0 ||

@@ -36,7 +36,9 @@
  *     "<class>|<detail>|-": the class (legacy_raises, fused_out_of_bounds,
  *     unclassified for an out-of-bounds access with no broken
  *     precondition, target_*, reference_drift) and what the error names
- *     (the raise's kind and step, the buffer accessed out of bounds)
+ *     (the raise's kind and step, the buffer accessed out of bounds);
+ *     "target_wrote_input|<input>|<first changed element>", e.g.
+ *     "target_wrote_input|req_to_token|[0][0]"
  *   every difference explained:
  *     "class:<class>|<buffer>|predicted": the class and buffer of the first
  *     difference
