@@ -27,7 +27,7 @@ static void campaign_checked_add(char *out, size_t size, const char *what) {
 
 /* The sentence about the longest wait at the end. */
 static void campaign_checked_say_wait(const campaign_checked_wait *w, char *out, size_t size) {
-    if (w->job[0] == '\0') {
+    if (w->job[0] == '\0' || (!w->starting && w->wait_s < CAMPAIGN_CHECKED_SAY_S)) {
         out[0] = '\0';
     } else if (w->starting) {
         snprintf(out, size, "the budget ended while %s's target had not finished its start-up "

@@ -29,6 +29,9 @@
  * since its start-up, and at least this long (the jobs say their counts
  * once a second: shorter waits are their rhythm, not a wait). */
 #define CAMPAIGN_CHECKED_WAIT_MIN_S 5.0
+/* A wait shorter than this at the end is not said at all: the counts come
+ * once a second, so it may be no wait. */
+#define CAMPAIGN_CHECKED_SAY_S 2.0
 
 typedef struct {
     char job[32];          /* the job that waited longest when the budget ended; "" none */

@@ -229,10 +229,10 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
         return;
     }
     if (w->proc.exited && w->proc.code == HARNESS_EXIT_NO_START) {
+        campaign_run_no_start(r, w); /* first: its log's last line is the job's own */
         campaign_run_record_end(r, w, now, "exit 87 (its target did not start in time)", false);
         campaign_target_tally_add(&r->target, &w->stats.target);
         campaign_worker_close_run(w);
-        campaign_run_no_start(r, w);
         return;
     }
     bool saved = r->failures.files > w->failures_at_start;

@@ -212,7 +212,9 @@ static double fuzz_harness_now(void) {
 
 /* The checked counts for the driver: when they changed and a second has
  * passed since they were last said (a fast target would otherwise fill the
- * log), or `always`. A call that took long is said at once when it ends. */
+ * log), or `always`. A call that took long is said at once when it ends,
+ * and so is the first answer: a job killed in a call it waits on later
+ * has said that its target answered. */
 static void fuzz_harness_say_checked(fuzz_harness *h, bool always) {
     if (h->backend == NULL) {
         return;
@@ -220,7 +222,9 @@ static void fuzz_harness_say_checked(fuzz_harness *h, bool always) {
     uint64_t answered = harness_backend_answered(h->backend);
     double now = fuzz_harness_now();
     bool changed = answered != h->answered_said || h->checked != h->checked_said;
-    if (always || (changed && now - h->checked_said_at >= 1.0)) {
+    bool first = (h->checked_said == 0 && h->checked > 0) ||
+                 (h->answered_said == 0 && answered > 0);
+    if (always || (changed && (first || now - h->checked_said_at >= 1.0))) {
         fprintf(stderr, "stat::gmfuzz_target_checked: %llu\n", (unsigned long long)h->checked);
         fprintf(stderr, "stat::gmfuzz_target_answered: %llu\n", (unsigned long long)answered);
         h->checked_said = h->checked;
