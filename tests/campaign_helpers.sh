@@ -21,9 +21,11 @@ fail() {
   exit 1
 }
 GMFUZZ_PYTHON="$python" GMFUZZ_HOSTILE_HELPER="$pids" "$gmfuzz" sweep --target "python:$target" \
-  --target-device cpu --hubs "$hubs" --jobs 1 --time 8 --no-minimize --out "$out" >"$out.log" 2>&1
+  --target-device cpu --hubs "$hubs" --jobs 1 --time 20 --no-minimize --out "$out" >"$out.log" 2>&1
 rc=$?
-[ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+# 4: on a machine so loaded that the target checked nothing in 20 s; the
+# helpers must be gone all the same.
+[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || fail "exit $rc, expected 0 (or 4)"
 [ -s "$pids" ] || fail "the target started no helper (no pid in $pids)"
 left=$(alive)
 [ -z "$left" ] || fail "helpers still running after the campaign: $left"

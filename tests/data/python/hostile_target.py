@@ -11,12 +11,7 @@ import os
 import subprocess
 import time
 
-_here = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "torch_fused", os.path.join(_here, "..", "..", "..", "examples", "torch_fused.py"))
-_fused = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_fused)
-
+# First, before torch: the helper is there however slow the import is.
 _helper_file = os.environ.get("GMFUZZ_HOSTILE_HELPER")
 if _helper_file:
     _helper = subprocess.Popen(["sleep", "1000"], start_new_session=True,
@@ -24,6 +19,12 @@ if _helper_file:
                                stderr=subprocess.DEVNULL)
     with open(_helper_file, "a") as f:
         f.write("%d\n" % _helper.pid)
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "torch_fused", os.path.join(_here, "..", "..", "..", "examples", "torch_fused.py"))
+_fused = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fused)
 
 time.sleep(float(os.environ.get("GMFUZZ_HOSTILE_IMPORT_S", "0")))
 
