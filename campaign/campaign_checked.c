@@ -83,7 +83,7 @@ void campaign_checked_judge(const campaign_checked_facts *f, const campaign_chec
         w->wait_s >= CAMPAIGN_CHECKED_WAIT_MIN_S && w->wait_s > 0.5 * w->target_s) {
         snprintf(what, sizeof what, "most of the budget went into one unanswered wait: %s had "
                                     "waited %.1f s of the %.1f s its target had since its "
-                                    "start-up on one call",
+                                    "start-up on one batch of calls (no answer said since)",
                  w->job, w->wait_s, w->target_s);
         campaign_checked_add(out, size, what);
     }
