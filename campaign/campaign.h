@@ -57,6 +57,8 @@ typedef struct {
     const char *target_device; /* --target-device cuda|cpu; NULL: cuda */
     double target_timeout_s;  /* --target-timeout; 0: the default */
     double target_compile_timeout_s; /* --target-compile-timeout; 0: the default */
+    double target_start_timeout_s; /* --target-start-timeout: a python: worker's start-up
+                                    * (import, HELLO); 0: the default (180 s) */
     const char *target_cache; /* --target-cache DIR: the target's JIT cache
                                * (TRITON_CACHE_DIR for every process); NULL: as set */
     const char *reference;    /* --reference python:...: three-way; NULL: none */

@@ -125,7 +125,10 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
  *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10),
  *                           GMFUZZ_TARGET_COMPILE_TIMEOUT seconds (a compile
- *                           or load the target reports; default 300)
+ *                           or load the target reports; default 300),
+ *                           GMFUZZ_TARGET_START_TIMEOUT seconds (a python:
+ *                           worker's start-up; default 180: past it the
+ *                           job exits HARNESS_EXIT_NO_START)
  *   GMFUZZ_UNRELIABLE_DIR   where crashes and hangs that did not happen again
  *                           on a fresh worker are kept (default
  *                           ./gmfuzz-unreliable; harness.h)
@@ -175,10 +178,20 @@ typedef struct {
     bool by_class;                 /* GMFUZZ_SCHEDULE: in runs of a class, new ones budgeted */
     fuzz_sched_budget admitted;    /* libFuzzer, by class: the classes sent to the target */
     uint64_t held;                 /* inputs whose class was not admitted: C side only */
+    uint64_t checked;              /* inputs whose verdict is in (both sides done) */
+    double checked_said_at;        /* when the checked counts were last printed (monotonic) */
+    uint64_t checked_said, answered_said; /* what was printed then */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;
- * `engine` ("libfuzzer", "afl++") is recorded in saved failures. */
+ * `engine` ("libfuzzer", "afl++") is recorded in saved failures. Once the
+ * target is open, says so for the campaign driver
+ * ("stat::gmfuzz_target_started_ms: N", its start-up's milliseconds); from
+ * then on, at most once a second and at the end, how many inputs were
+ * checked and how many calls the target answered
+ * ("stat::gmfuzz_target_checked: N", "stat::gmfuzz_target_answered: N"):
+ * the driver tells a campaign that checked nothing, and a call still in
+ * flight, from these (campaign/campaign_stats.h). */
 bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err);
 void fuzz_harness_close(fuzz_harness *h);
 

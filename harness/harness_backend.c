@@ -30,6 +30,7 @@ struct harness_backend {
     char *unreliable_dir;
     harness_backend_unreliable unreliable;
     bool no_confirm; /* harness_backend_set_confirm(b, false) */
+    uint64_t answered; /* calls the target returned from or raised in */
 };
 
 void harness_target_results_returned(harness_pycall_result *results, size_t n) {
@@ -157,6 +158,8 @@ bool harness_backend_sees_jit(const harness_backend *b) {
     return b->ops->counts(b->impl).sees_jit;
 }
 
+uint64_t harness_backend_answered(const harness_backend *b) { return b->answered; }
+
 harness_backend_unreliable harness_backend_unreliable_counts(const harness_backend *b) {
     return b->unreliable;
 }
@@ -193,7 +196,13 @@ static bool harness_backend_send(harness_backend *b, const gm_case *const *cases
         b->picked[k] = cases[i];
         b->into[k] = &outs[i];
     }
-    return b->ops->run(b->impl, b->picked, b->into, n, limit_s, b->results, err);
+    if (!b->ops->run(b->impl, b->picked, b->into, n, limit_s, b->results, err)) {
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        b->answered += b->results[k].status <= HARNESS_PYCALL_RAISED ? 1 : 0;
+    }
+    return true;
 }
 
 /* Saves `c` under the crash folder with `what`; `note` says where (or why

@@ -46,6 +46,7 @@ static bool harness_target_python_open(const harness_target_spec *spec, harness_
         .device_cpu = spec->device_cpu,
         .timeout_s = spec->timeout_s,
         .compile_timeout_s = spec->compile_timeout_s,
+        .start_timeout_s = spec->start_timeout_s,
     };
     if (!harness_pybatch_new(&p->batch, err) || !harness_pyworker_start(&cfg, &p->worker, err) ||
         !gm_target_record_copy(seen, harness_pyworker_identity(p->worker))) {
