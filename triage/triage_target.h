@@ -20,9 +20,11 @@
  *            those elements: "other" > "low32" (the low 32 bits of the
  *            model's value) > "off_by_one" > "-1" > "stale" (the old
  *            contents, not zero) > "0_or_unwritten" (0, or the old contents
- *            when they are 0); "=legacy" is added when every deviating
- *            element holds what the reference (the legacy sequence) wrote:
- *            drifting toward the legacy semantics, not garbage
+ *            when they are 0); "=legacy" is added when the deviating
+ *            elements hold what the reference (the legacy sequence) wrote,
+ *            wherever it wrote something else than the old contents (and
+ *            once at least): drifting toward the legacy semantics, not
+ *            garbage
  *   target_raised: "target_raised|<exception type>|<file>:<function>", the
  *     innermost frame of the traceback in the target's own file (the
  *     python worker names it, python/gmfuzz_worker.py), "-" when none is
