@@ -220,8 +220,8 @@ static void expect_failure(const char *error, const char *bucket, int line) {
 }
 
 static void test_target_failures(void) {
-    expect_failure("target_raised: IndexError: [torch_fused.py:120 update_trtllm_mha_graph_metadata]"
-                   " index -9 is out of bounds for dimension 0 with size 4",
+    expect_failure("target_raised: IndexError: [torch_fused.py:120 "
+                   "update_trtllm_mha_graph_metadata] index -9 is out of bounds for dimension 0",
                    "target_raised|IndexError|torch_fused.py:update_trtllm_mha_graph_metadata",
                    __LINE__);
     expect_failure("target_raised: ValueError: planted fault: a batch of 3 rows",

@@ -36,6 +36,7 @@ static const char *const triage_target_relations[] = {
 typedef struct {
     const gm_case *c;
     const harness_run_result *r;
+    const gm_outputs *model; /* its cache_seqlens say which cells are live */
     gm_buf_id id;
     size_t width;           /* row width (1 for a vector) */
     size_t first, last;     /* flat index of the first and last deviating elements */
@@ -111,7 +112,7 @@ static void triage_target_note(triage_target_seen *s, size_t flat, int64_t got, 
     if (s->id == GM_BUF_SWA_OUT_CACHE_LOC) {
         s->any_live = s->any_live || flat < triage_target_num_out_tokens(s->c);
     } else if (s->id == GM_BUF_PAGE_TABLE || s->id == GM_BUF_SWA_PAGE_TABLE) {
-        s->any_live = s->any_live || gm_oracle_is_live(s->c, &s->r->reference, s->id, flat);
+        s->any_live = s->any_live || gm_oracle_is_live(s->c, s->model, s->id, flat);
     }
     triage_target_legacy(s, flat, got, prior);
     int rel = triage_target_relation(got, want, prior);
@@ -171,7 +172,7 @@ static void triage_target_deviation(const gm_case *c, const harness_run_result *
                                     const gm_outputs *model, const gm_outputs *prior, char *out,
                                     size_t size) {
     for (int id = 0; id < GM_BUF_COUNT; id++) {
-        triage_target_seen s = {.c = c, .r = r, .id = (gm_buf_id)id};
+        triage_target_seen s = {.c = c, .r = r, .model = model, .id = (gm_buf_id)id};
         const char *what = triage_bucket_buffer_name(c, s.id);
         if (!triage_target_same_shape(model, &r->fused, s.id)) {
             snprintf(out, size, "target_deviates:%s|shape|-", what);
