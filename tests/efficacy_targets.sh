@@ -20,6 +20,12 @@ if ! "$python" -c "import torch" >/dev/null 2>&1; then
   echo "SKIP: $python cannot import torch (apt-get install python3-torch)"
   exit 77
 fi
+cases=""
+prev=""
+for a in "$@"; do
+  [ "$prev" = --cases ] && cases="$a"
+  prev="$a"
+done
 rm -rf "$out"; mkdir -p "$(dirname "$out")"
 log="$out.log"
 env GMFUZZ_PYTHON="$python" "${envs[@]}" "$gmfuzz" "$@" --out "$out" >"$log" 2>&1
@@ -30,6 +36,11 @@ want_rc=1
 if [ "$rc" != "$want_rc" ]; then
   tail -20 "$log"
   echo "FAIL: exit $rc, expected $want_rc"
+  exit 1
+fi
+# Every case checked, or the count below says nothing of the fault.
+if [ -n "$cases" ] && ! grep -Eq "^  ran [^:]*: $cases execs" "$log"; then
+  echo "FAIL: the sweep did not check all $cases cases (its --time too short for this machine?)"
   exit 1
 fi
 "$python" - "$out/summary.json" "$min" "$max" "$out.table.txt" <<'PY'
