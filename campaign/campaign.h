@@ -157,7 +157,8 @@ int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_e
 bool campaign_record_baseline_for(const char *dir, char *out, size_t size);
 
 /* "decode|unclassified|cu_seqlens_k+page_table" ->
- * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]);
+ * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_], and the
+ * exception types of target buckets [A-Za-z0-9_]; anything else becomes "_");
  * past CAMPAIGN_REPRO_SLUG_MAX characters the tail becomes "~<hash>", so
  * that "<slug>.json" fits in a file name. */
 #define CAMPAIGN_REPRO_SLUG_MAX 200

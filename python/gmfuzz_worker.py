@@ -117,6 +117,22 @@ def _text(e):
         return "<unprintable " + type(e).__name__ + ">"
 
 
+def first_frame(e, path):
+    """"[FILE:LINE FUNCTION] " of the innermost frame of e's traceback in the file `path` (the
+    target's own module), or "" when none is: how gmfuzz buckets a raise (docs/TARGETS.md)."""
+    if not path:
+        return ""
+    found, tb = None, e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if os.path.abspath(code.co_filename) == path:
+            found = (code.co_name, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return ""
+    return "[%s:%d %s] " % (os.path.basename(path), found[1], found[0])
+
+
 def type_name(e):
     """The exception's type: builtins unqualified, else qualified with its module."""
     t = type(e)
@@ -228,12 +244,13 @@ def start(args, channel):
              "device": args.device, "torch": str(torch.__version__),
              "jit": watch.attach(imported_jit)}
     channel.send(HELLO, json.dumps(hello).encode("utf-8"))
-    return torch, function, watch
+    return torch, function, watch, path if args.role == "fused" else None
 
 
 class Runner:
-    def __init__(self, torch, function, device, channel, watch=None):
+    def __init__(self, torch, function, device, channel, watch=None, target_file=None):
         self.torch, self.function, self.channel = torch, function, channel
+        self.target_file = target_file  # a raise names its innermost frame in this file
         self.watch = watch  # worker_jit.Watch: the JIT messages of each call
         self.cuda = device == "cuda"
         self.arena = Arena(torch, device)
@@ -476,10 +493,9 @@ class Runner:
         except Exception as e:
             self.device_error("replay of a CUDA graph", e)
 
-    @staticmethod
-    def raised_bytes(e):
+    def raised_bytes(self, e):
         what = type_name(e).encode("utf-8", "replace")
-        text = _text(e).encode("utf-8", "replace")
+        text = (first_frame(e, self.target_file) + _text(e)).encode("utf-8", "replace")
         if len(text) > MESSAGE_MAX:
             text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
         return b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text
@@ -526,8 +542,8 @@ def main(argv=None):
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     args = parser.parse_args(argv)
     channel = Channel(args.fd)
-    torch, function, watch = start(args, channel)
-    runner = Runner(torch, function, args.device, channel, watch)
+    torch, function, watch, target_file = start(args, channel)
+    runner = Runner(torch, function, args.device, channel, watch, target_file)
     try:
         while True:
             message = channel.receive()

@@ -493,7 +493,7 @@ void triage_classify(const gm_case *c, const harness_run_result *r, triage_findi
     default: {
         triage_class k = triage_classify_uncompared(c, r);
         out->classes = 1u << k;
-        triage_bucket_write_uncompared(r, triage_class_name(k), out->bucket, sizeof out->bucket);
+        triage_bucket_write_uncompared(c, r, k, out->bucket, sizeof out->bucket);
         break;
     }
     }
