@@ -3,9 +3,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "campaign_minimizer.h"
 #include "campaign_options.h"
+#include "campaign_reap.h"
 #include "campaign_record.h"
 #include "campaign_report.h"
 #include "campaign_repro.h"
@@ -110,21 +112,63 @@ static void campaign_fuzz_record(campaign_summary *sum, bool ran, bool unsaved, 
     campaign_record_end(sum, &err);
 }
 
+/* Whether the campaign checked what it was asked to (campaign_checked.h):
+ * the problem into `out` ("" when none), the call in flight at the end into
+ * `in_flight`. */
+static void campaign_fuzz_checked(const campaign_run *run, char *out, size_t size,
+                                  char *in_flight, size_t in_flight_size) {
+    const campaign_setup *s = run->setup;
+    harness_target_spec t;
+    gm_error ignored = {0};
+    campaign_checked_facts f = {
+        .target = &run->target,
+        .execs = run->execs,
+        .workers = run->workers,
+        .n_workers = run->n_workers,
+        .cases = s->opt.engine == CAMPAIGN_SWEEP ? s->opt.runs : 0,
+        .budget_s = s->opt.time_s,
+        .budget_ended = !run->interrupted && !run->stopped_on_new && !run->unsaved,
+        .external = campaign_options_target(&s->opt, &t, &ignored) &&
+                    harness_target_is_external(&t),
+    };
+    campaign_checked_judge(&f, &run->wait, out, size, in_flight, in_flight_size);
+}
+
+/* The problems of the run, of what it checked and of its reproducers, in
+ * one sentence (kept in `buf`); NULL when there are none. */
+static const char *campaign_fuzz_problems(const char *run, const char *checked,
+                                          const char *repros, char *buf, size_t size) {
+    const char *parts[] = {run, checked, repros};
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+        size_t len = strlen(buf);
+        if (parts[k][0] != '\0') {
+            snprintf(buf + len, size - len, "%s%s", len > 0 ? "; " : "", parts[k]);
+        }
+    }
+    return buf[0] != '\0' ? buf : NULL;
+}
+
 /* Runs a prepared campaign to its end and reports it. */
 static int campaign_fuzz_campaign(campaign_setup *s) {
     campaign_run run;
     char repro_problem[768] = "", problem[2048] = "", html[CAMPAIGN_PATH_MAX + 16] = "";
+    char checked[1024] = "", in_flight[256] = "", problems[2048] = "";
     fprintf(stderr, "gmfuzz fuzz: %s, %d job%s, %.0f s: %s\ngmfuzz fuzz: output in %s\n",
             campaign_engine_name(s->opt.engine), s->opt.jobs, s->opt.jobs == 1 ? "" : "s",
             s->opt.time_s, s->target, s->dir);
     campaign_signal_install(true);
     bool ran = campaign_run_init(&run, s) && campaign_run_all(&run);
+    /* The jobs and hubs are stopped: what is left below us is left behind. */
+    unsigned left_behind = campaign_reap_leftovers();
+    campaign_fuzz_checked(&run, checked, sizeof checked, in_flight, sizeof in_flight);
     /* The handlers stay: a second Ctrl-C during the minimization skips
      * what is left of it (every failure is on disk already), and the
      * record and reports are still written. */
     campaign_failures_sort(&run.failures);
     campaign_repro *repros = campaign_fuzz_repros(s, &run.failures, repro_problem,
                                              sizeof repro_problem);
+    left_behind += campaign_reap_leftovers(); /* and below the minimizers */
     campaign_summary sum = {.setup = s,
                             .failures = &run.failures,
                             .repros = repros,
@@ -140,8 +184,11 @@ static int campaign_fuzz_campaign(campaign_setup *s) {
                             .ends = run.ends,
                             .n_ends = run.n_ends,
                             .workers = run.workers,
-                            .n_workers = run.n_workers};
-    sum.problem = run.problem[0] ? run.problem : (repro_problem[0] ? repro_problem : NULL);
+                            .n_workers = run.n_workers,
+                            .in_flight = in_flight[0] ? in_flight : NULL,
+                            .left_behind = left_behind};
+    sum.problem = campaign_fuzz_problems(run.problem, checked, repro_problem, problems,
+                                         sizeof problems);
     sum.exit_code = campaign_fuzz_exit_code(&sum, ran, run.unsaved);
     campaign_fuzz_record(&sum, ran, run.unsaved, html, sizeof html, problem, sizeof problem);
     campaign_fuzz_report(&sum);
@@ -158,6 +205,11 @@ int campaign_fuzz(const campaign_options *o, const char *name) {
     }
     int rc = CAMPAIGN_EXIT_OK;
     gm_error err = {0};
+    if (!campaign_reap_adopt_orphans()) {
+        fprintf(stderr, "gmfuzz %s: warning: cannot become a child subreaper: processes a "
+                        "target starts in a session of their own may outlive the campaign\n",
+                name);
+    }
     if (!campaign_setup_prepare(s, o, &rc, &err)) {
         fprintf(stderr, "gmfuzz %s: %s\n", name, err.msg);
     } else {

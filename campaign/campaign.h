@@ -57,6 +57,8 @@ typedef struct {
     const char *target_device; /* --target-device cuda|cpu; NULL: cuda */
     double target_timeout_s;  /* --target-timeout; 0: the default */
     double target_compile_timeout_s; /* --target-compile-timeout; 0: the default */
+    double target_start_timeout_s; /* --target-start-timeout: a python: worker's start-up
+                                    * (import, HELLO); 0: the default (180 s) */
     const char *target_cache; /* --target-cache DIR: the target's JIT cache
                                * (TRITON_CACHE_DIR for every process); NULL: as set */
     const char *reference;    /* --reference python:...: three-way; NULL: none */
@@ -155,7 +157,8 @@ int campaign_hub_gpus(const char *spec, char list[][CAMPAIGN_GPU_NAME_MAX], gm_e
 bool campaign_record_baseline_for(const char *dir, char *out, size_t size);
 
 /* "decode|unclassified|cu_seqlens_k+page_table" ->
- * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_]);
+ * "decode.unclassified.cu_seqlens_k-page_table" (names are [a-z0-9_], and the
+ * exception types of target buckets [A-Za-z0-9_]; anything else becomes "_");
  * past CAMPAIGN_REPRO_SLUG_MAX characters the tail becomes "~<hash>", so
  * that "<slug>.json" fits in a file name. */
 #define CAMPAIGN_REPRO_SLUG_MAX 200

@@ -36,6 +36,9 @@ void campaign_engine_env(const campaign_setup *s, campaign_argv *env) {
         campaign_argv_addf(env, "GMFUZZ_TARGET_COMPILE_TIMEOUT=%g",
                            s->opt.target_compile_timeout_s);
     }
+    if (s->opt.target_start_timeout_s > 0) {
+        campaign_argv_addf(env, "GMFUZZ_TARGET_START_TIMEOUT=%g", s->opt.target_start_timeout_s);
+    }
     campaign_argv_addf(env, "GMFUZZ_UNRELIABLE_DIR=%s/unreliable", s->dir);
     if (s->opt.schedule != NULL) {
         campaign_argv_addf(env, "GMFUZZ_SCHEDULE=%s", s->opt.schedule);

@@ -99,7 +99,8 @@ static void campaign_hub_log_path(const campaign_setup *s, int k, char *out, siz
 }
 
 static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k, gm_error *err) {
-    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], compile[32], lanes[16];
+    char self[CAMPAIGN_PATH_MAX], name[96], parent[32], timeout[32], compile[32], start[32];
+    char lanes[16];
     char log[CAMPAIGN_PATH_MAX + 32];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
@@ -113,12 +114,16 @@ static bool campaign_hub_spawn(campaign_hubs *h, const campaign_setup *s, int k,
     snprintf(compile, sizeof compile, "%g",
              s->opt.target_compile_timeout_s > 0 ? s->opt.target_compile_timeout_s
                                                  : HARNESS_TARGET_DEFAULT_COMPILE_TIMEOUT_S);
+    snprintf(start, sizeof start, "%g",
+             s->opt.target_start_timeout_s > 0 ? s->opt.target_start_timeout_s
+                                               : HARNESS_TARGET_DEFAULT_START_TIMEOUT_S);
     const char *device = s->opt.target_device ? s->opt.target_device : "cuda";
     snprintf(lanes, sizeof lanes, "%d", s->opt.hub_lanes);
     char *argv[] = {self,           "target-hub",       "--name",  name,   "--target",
                     h->target,      "--target-device",  (char *)device,    "--target-timeout",
                     timeout,        "--target-compile-timeout", compile,   "--parent",
-                    parent,         "--lanes",          lanes,     NULL};
+                    parent,         "--lanes",          lanes,     "--target-start-timeout",
+                    start,          NULL};
     char visible[64];
     snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", h->gpus[k]);
     char *env[] = {h->gpus[k][0] ? visible : NULL, NULL};
@@ -131,7 +136,12 @@ static bool campaign_hub_wait(campaign_hubs *h, const campaign_setup *s, int k, 
     char name[96], log[CAMPAIGN_PATH_MAX + 32], said[200];
     snprintf(name, sizeof name, "%s.%d", h->name, k);
     const struct timespec pause = {0, 50 * 1000 * 1000};
-    for (double waited = 0; waited < CAMPAIGN_HUB_START_S; waited += 0.05) {
+    /* The hub starts its target before it answers: give it the target's
+     * start-up limit, and then some. */
+    double start = s->opt.target_start_timeout_s > 0 ? s->opt.target_start_timeout_s
+                                                     : HARNESS_TARGET_DEFAULT_START_TIMEOUT_S;
+    double limit = start + 30.0 > CAMPAIGN_HUB_START_S ? start + 30.0 : CAMPAIGN_HUB_START_S;
+    for (double waited = 0; waited < limit; waited += 0.05) {
         harness_hub_client *c = NULL;
         gm_error ignored = {0};
         if (harness_hub_client_open(name, &c, &ignored)) {
@@ -145,6 +155,12 @@ static bool campaign_hub_wait(campaign_hubs *h, const campaign_setup *s, int k, 
     }
     campaign_hub_log_path(s, k, log, sizeof log);
     campaign_log_last_line(log, said, sizeof said);
+    if (!h->procs[k].running && h->procs[k].exited && h->procs[k].code == HARNESS_EXIT_NO_START) {
+        return gm_error_set(err, GM_ERR_START,
+                            "target did not start within %g s (--target-start-timeout): target "
+                            "hub %d (%s) gave up on it (log %s)",
+                            start, k, h->target, log);
+    }
     return gm_error_set(err, GM_ERR_DEVICE, "target hub %d (%s) did not start: %s (log %s)", k,
                         h->target, said, log);
 }

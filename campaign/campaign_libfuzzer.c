@@ -37,10 +37,18 @@ static void campaign_libfuzzer_line(const char *line, void *ctx) {
 }
 
 void campaign_libfuzzer_refresh(campaign_worker *w, double now_s) {
-    uint64_t before = w->stats.execs;
+    uint64_t before = w->stats.execs, answered = w->stats.target.answered;
+    bool started = w->stats.target_started;
     campaign_log_follow(&w->log, w->log_path, campaign_libfuzzer_line, w);
     if (w->stats.execs != before) {
         w->stats_seen_s = now_s;
+    }
+    if (w->stats.target_started && !started) {
+        w->target_started_s = now_s;
+        w->answer_seen_s = now_s;
+    }
+    if (w->stats.target.answered != answered) {
+        w->answer_seen_s = now_s;
     }
 }
 

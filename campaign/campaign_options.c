@@ -88,6 +88,9 @@ static bool campaign_options_valued(campaign_options *o, const char *flag, const
     if (strcmp(flag, "--target-compile-timeout") == 0) {
         return campaign_options_seconds(value, &o->target_compile_timeout_s);
     }
+    if (strcmp(flag, "--target-start-timeout") == 0) {
+        return campaign_options_seconds(value, &o->target_start_timeout_s);
+    }
     if (strcmp(flag, "--target-cache") == 0) {
         o->target_cache = value;
         return value != NULL && value[0] != '\0';
@@ -181,6 +184,7 @@ bool campaign_options_takes_value(const char *flag) {
                                          "--baseline", "--target", "--seeds",  "--dict",
                                          "--engine-binary", "--target-device",
                                          "--target-timeout", "--target-compile-timeout",
+                                         "--target-start-timeout",
                                          "--target-cache", "--reference", "--batch", "--shape-run",
                                          "--schedule", "--class-run", "--class-budget",
                                          "--class-warm",
@@ -239,6 +243,9 @@ bool campaign_options_target(const campaign_options *o, harness_target_spec *out
     }
     if (o->target_compile_timeout_s > 0) {
         out->compile_timeout_s = o->target_compile_timeout_s;
+    }
+    if (o->target_start_timeout_s > 0) {
+        out->start_timeout_s = o->target_start_timeout_s;
     }
     return true;
 }

@@ -144,6 +144,14 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "target_jit_ms", campaign_record_u64(t->jit_ms), ok);
     campaign_record_add(root, "target_classes", campaign_record_u64(t->classes), ok);
     campaign_record_add(root, "target_held", campaign_record_u64(t->held), ok);
+    /* What was checked (null: the jobs did not say; campaign_checked.h), a
+     * call in flight at the end, and the processes left behind. */
+    bool counted = t->counted_runs > 0;
+    campaign_record_add(root, "checked", counted ? campaign_record_u64(t->checked) : cJSON_CreateNull(), ok);
+    campaign_record_add(root, "target_answered",
+                        counted ? campaign_record_u64(t->answered) : cJSON_CreateNull(), ok);
+    campaign_record_add(root, "in_flight", campaign_record_str(sum ? sum->in_flight : NULL), ok);
+    campaign_record_add(root, "left_behind", cJSON_CreateNumber(sum ? sum->left_behind : 0), ok);
     campaign_record_add(root, "interrupted", cJSON_CreateBool(sum && sum->interrupted), ok);
     campaign_record_add(root, "problem", campaign_record_str(sum ? sum->problem : NULL), ok);
     campaign_record_add(root, "exit_code", cJSON_CreateNumber(sum ? sum->exit_code : -1), ok);

@@ -30,7 +30,9 @@ void campaign_repro_slug(const char *signature, char *out, size_t size) {
     size_t n = 0;
     for (const char *p = signature; *p != '\0' && n + 1 < size; p++) {
         char c = *p;
-        bool plain = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        /* capitals too: an exception's type in a target's bucket (IndexError) */
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                     c == '_';
         out[n++] = plain ? c : (c == '|' ? '.' : (c == '+' ? '-' : '_'));
     }
     out[n] = '\0';

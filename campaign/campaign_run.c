@@ -201,6 +201,24 @@ static void campaign_run_unsaved(campaign_run *r, campaign_worker *w) {
     w->done = true;
 }
 
+/* `w`'s target did not finish its start-up within --target-start-timeout:
+ * infrastructure, named as such; another run would wait as long again. */
+static void campaign_run_no_start(campaign_run *r, campaign_worker *w) {
+    char said[400];
+    harness_target_spec t;
+    gm_error ignored = {0};
+    double limit = campaign_options_target(&r->setup->opt, &t, &ignored)
+                       ? t.start_timeout_s
+                       : HARNESS_TARGET_DEFAULT_START_TIMEOUT_S;
+    campaign_log_last_line(w->log_path, said, sizeof said);
+    snprintf(r->problem, sizeof r->problem,
+             "target did not start within %g s (--target-start-timeout): %s gave up on it; its "
+             "log %.200s ends: %s",
+             limit, w->name, w->log_path, said);
+    w->broken = true;
+    w->done = true;
+}
+
 /* A run of `w` ended: count it, then restart it or retire it. */
 static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) {
     campaign_engine_refresh(r->setup, w, now);
@@ -208,6 +226,13 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
         campaign_run_record_end(r, w, now, "exit 86 (a finding could not be saved)", false);
         campaign_worker_close_run(w);
         campaign_run_unsaved(r, w);
+        return;
+    }
+    if (w->proc.exited && w->proc.code == HARNESS_EXIT_NO_START) {
+        campaign_run_no_start(r, w); /* first: its log's last line is the job's own */
+        campaign_run_record_end(r, w, now, "exit 87 (its target did not start in time)", false);
+        campaign_target_tally_add(&r->target, &w->stats.target);
+        campaign_worker_close_run(w);
         return;
     }
     bool saved = r->failures.files > w->failures_at_start;
@@ -344,9 +369,24 @@ static bool campaign_run_all_broken(const campaign_run *r) {
     return true;
 }
 
+/* Whether the jobs are gmfuzz's own, which say when their target started
+ * and how much it answered (fuzz.h): a sweep's, or a libFuzzer target this
+ * tree built (an engine binary given by hand may be anything). */
+static bool campaign_run_jobs_say_counts(const campaign_setup *s) {
+    return s->opt.engine == CAMPAIGN_SWEEP ||
+           (s->opt.engine == CAMPAIGN_LIBFUZZER && s->opt.target == NULL);
+}
+
 /* Stops the engines and takes the final counts. */
 static void campaign_run_finish(campaign_run *r) {
     size_t n = r->n_workers > 0 ? (size_t)r->n_workers : 0;
+    double end = campaign_setup_elapsed(r->setup);
+    for (int i = 0; campaign_run_jobs_say_counts(r->setup) && i < r->n_workers; i++) {
+        if (r->workers[i].proc.running) {
+            campaign_engine_refresh(r->setup, &r->workers[i], end);
+            campaign_checked_note(&r->wait, &r->workers[i], end);
+        }
+    }
     campaign_proc *procs = calloc(n + 1, sizeof *procs);
     for (int i = 0; procs != NULL && i < r->n_workers; i++) {
         procs[i] = r->workers[i].proc;
@@ -459,6 +499,7 @@ bool campaign_run_all(campaign_run *r) {
         bool scan_due = now - last_scan >= 1.0;
         last_scan = scan_due ? now : last_scan;
         if (campaign_run_tick(r, now, scan_due) && r->setup->opt.stop_on_new) {
+            r->stopped_on_new = true;
             break;
         }
         campaign_signal_wait(

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "campaign_argv.h"
+#include "campaign_checked.h"
 #include "campaign_failures.h"
 #include "campaign_hub.h"
 #include "campaign_setup.h"
@@ -42,7 +43,9 @@ typedef struct {
     unsigned unsaved_crashes;  /* runs that failed without saving a failure */
     char crash_note[256];      /* the last of them: job, how, its log's last line */
     bool interrupted;
+    bool stopped_on_new;       /* --stop-on-new ended it at a new signature */
     bool unsaved;              /* a job could not save a finding: the campaign ended */
+    campaign_checked_wait wait; /* the longest wait on the target when it ended */
     bool scan_backlog;         /* failure files may be waiting to be read */
     bool baseline_dirty;       /* signatures found since DIR/baseline.json was written */
     campaign_run_end ends[CAMPAIGN_RUN_ENDS_KEPT];

@@ -64,6 +64,8 @@ static const struct {
     {"stat::gmfuzz_target_jit_ms:", offsetof(campaign_target_tally, jit_ms)},
     {"stat::gmfuzz_target_held:", offsetof(campaign_target_tally, held)},
     {"stat::gmfuzz_target_classes:", offsetof(campaign_target_tally, classes)},
+    {"stat::gmfuzz_target_checked:", offsetof(campaign_target_tally, checked)},
+    {"stat::gmfuzz_target_answered:", offsetof(campaign_target_tally, answered)},
 };
 
 static bool campaign_stats_target_line(const char *line, campaign_target_tally *t) {
@@ -87,6 +89,9 @@ void campaign_target_tally_add(campaign_target_tally *sum, const campaign_target
     sum->jit_ms += x->jit_ms;
     sum->classes += x->classes;
     sum->held += x->held;
+    sum->checked += x->checked;
+    sum->answered += x->answered;
+    sum->counted_runs += x->counted_runs;
 }
 
 bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {
@@ -98,7 +103,13 @@ bool campaign_stats_libfuzzer_line(const char *line, campaign_stats *s) {
         s->execs = v;
         return true;
     }
+    if (strncmp(line, "stat::gmfuzz_target_started_ms:", 31) == 0) {
+        s->target_started = true;
+        return true;
+    }
     if (strncmp(line, "stat::gmfuzz_target_", 20) == 0) {
+        bool counts = strncmp(line, "stat::gmfuzz_target_checked:", 28) == 0;
+        s->target.counted_runs = counts ? 1 : s->target.counted_runs;
         return campaign_stats_target_line(line, &s->target);
     }
     if (strncmp(line, "stat::average_exec_per_sec:", 27) == 0 &&

@@ -26,6 +26,10 @@ typedef struct {
     uint64_t jit_ms;              /* their milliseconds */
     uint64_t classes;             /* specialization classes met (sweep, by class) */
     uint64_t held;                /* inputs not sent: their class not admitted (libFuzzer) */
+    uint64_t checked;             /* inputs whose verdict was in ("stat::gmfuzz_target_checked") */
+    uint64_t answered;            /* calls the target answered (returned or raised) */
+    uint64_t counted_runs;        /* runs that said their checked counts: 0, and a
+                                   * campaign's jobs never did (an old or foreign target) */
 } campaign_target_tally;
 
 /* sum += x, field by field. */
@@ -39,6 +43,8 @@ typedef struct {
     uint64_t coverage;     /* libFuzzer cov (PCs/edges), AFL++ edges_found */
     uint64_t corpus;       /* units in this engine's corpus */
     campaign_target_tally target; /* the target's counts in this run */
+    bool target_started;   /* the run's target finished its start-up ("stat::gmfuzz_target_
+                            * started_ms"): a wait from then on is a wait on a call */
 } campaign_stats;
 
 /* Folds one line of libFuzzer output into `s`; false when the line is

@@ -46,6 +46,18 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
                 t->unreliable_crashed, t->unreliable_crashed == 1 ? "" : "es", t->unreliable_hung,
                 t->unreliable_hung == 1 ? "" : "s", s->setup->dir);
     }
+    if (t->counted_runs > 0) {
+        fprintf(out, "  checked %" PRIu64 " input%s; the target answered %" PRIu64 " call%s\n",
+                t->checked, t->checked == 1 ? "" : "s", t->answered, t->answered == 1 ? "" : "s");
+    }
+    if (s->in_flight != NULL) {
+        fprintf(out, "  at the end: %s\n", s->in_flight);
+    }
+    if (s->left_behind > 0) {
+        fprintf(out, "  left behind: %u process%s still running below the campaign at its end, "
+                     "killed by the driver\n",
+                s->left_behind, s->left_behind == 1 ? "" : "es");
+    }
     if (t->compiles + t->loads > 0) {
         fprintf(out, "  target JIT: %" PRIu64 " kernels compiled, %" PRIu64
                      " loaded from its cache, %.1f s\n",
@@ -202,7 +214,10 @@ void campaign_summary_print(FILE *out, const campaign_summary *s, size_t max_sig
     const campaign_failures *f = s->failures;
     size_t fresh = campaign_summary_new(s);
     campaign_summary_header(out, s);
-    if (f->n_sigs == 0) {
+    if (f->n_sigs == 0 && s->problem != NULL) {
+        /* Not a clean bill: the problem below says what was not checked. */
+        fprintf(out, "  nothing new in what was checked (see the problem below)\n");
+    } else if (f->n_sigs == 0) {
         fprintf(out, "  found nothing new\n");
     } else {
         campaign_summary_buckets(out, s, max_signatures);

@@ -34,6 +34,10 @@ typedef struct {
     const campaign_worker *workers; /* each job's placement (campaign_placement.h) */
     int n_workers;
     const char *problem;           /* infrastructure trouble, or NULL */
+    const char *in_flight;         /* a call (or a start-up) in flight when the budget
+                                    * ended, in words (campaign_checked.h); NULL: none */
+    unsigned left_behind;          /* processes still running below the campaign at its
+                                    * end, ended by the driver (campaign_reap.h) */
     const char *report;            /* DIR/report.html once the reports are written */
     int exit_code;
 } campaign_summary;

@@ -35,6 +35,9 @@ typedef struct {
     unsigned starts;
     unsigned quick_failures;        /* runs in a row that ended early, saving nothing */
     double started_s;               /* campaign clock at the current run's start */
+    double target_started_s;        /* when its target was seen to have started (this run) */
+    double answer_seen_s;           /* when its target was last seen to answer, or to have
+                                     * started (this run; campaign_checked.h) */
     size_t failures_at_start;       /* failure files read when the run started */
     bool ended;                     /* its run just ended (campaign_run's tick) */
     bool done;                      /* will not run again */

@@ -47,7 +47,8 @@ static const char cmd_agree_usage[] =
     "  --gpus all|LIST         spread the cases over these devices (0,1,...; a list may\n"
     "                          repeat one): one process each, case k on device k mod N\n"
     "  -h, --help              this text\n"
-    "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed\n";
+    "exit codes: 0 all agree, 1 a disagreement, 2 usage, 4 a backend failed, 5 nothing was\n"
+    "checked (no case in PATH, no --cases)\n";
 
 /* What a run counted (a child of --gpus sends its own to the parent). */
 typedef struct {
@@ -327,6 +328,12 @@ int cmd_agree_main(int argc, char **argv) {
                    backends, a.docs.count, a.cases, a.seed, a.counts.out_of_bounds,
                    a.counts.big_batches, a.counts.wide_tables);
             printf("%zu passed, %zu failed\n", a.counts.passed, a.counts.failed);
+        }
+        if (rc == CLI_EXIT_OK && a.counts.passed + a.counts.failed == 0) {
+            /* Nothing is green that did not run (as replay's 5: none collected). */
+            fprintf(stderr, "gmfuzz agree: nothing was checked: no case in the documents given "
+                            "and no --cases; exit %d\n", CLI_EXIT_NO_DOCUMENTS);
+            rc = CLI_EXIT_NO_DOCUMENTS;
         }
     }
     harness_paths_free(&a.docs);

@@ -61,6 +61,9 @@ static const char cmd_fuzz_usage[] =
     "  --target-compile-timeout S  one compile or load a python: target reports, and\n"
     "                            the re-run that confirms a hang of a target whose\n"
     "                            compiles gmfuzz cannot see (default 300)\n"
+    "  --target-start-timeout S  a python: target's start-up (import, HELLO): past it\n"
+    "                            the job stops and the campaign exits 4, \"target did\n"
+    "                            not start within S s\" (default 180)\n"
     "  --target-cache DIR        the target JIT's on-disk cache for every process\n"
     "                            (TRITON_CACHE_DIR; keep it between campaigns)\n"
     "  --reference python:[MODULE][:FUNCTION]\n"
@@ -96,7 +99,7 @@ static const char cmd_fuzz_usage[] =
 static const char *const cmd_fuzz_names[] = {
     "engine", "batch", "shape-run", "cases", "hubs", "hub-lanes", "gpus", "backend", "time", "jobs", "out",
     "compare", "strict-baseline", "baseline", "target", "target-device", "target-timeout",
-    "target-compile-timeout", "target-cache", "schedule", "class-run", "class-budget",
+    "target-compile-timeout", "target-start-timeout", "target-cache", "schedule", "class-run", "class-budget",
     "class-warm",
     "reference", "engine-binary", "seeds", "no-seeds", "dict", "no-dict", "runs", "seed",
     "stop-on-new", "abort-on-failure", "no-minimize", "minimize-time", "stall-timeout",

@@ -15,7 +15,7 @@
 static const char cmd_hub_usage[] =
     "usage: gmfuzz target-hub --name NAME [--target T] [--target-device cuda|cpu]\n"
     "                         [--target-timeout S] [--target-compile-timeout S]\n"
-    "                         [--parent PID] [--lanes N]\n"
+    "                         [--target-start-timeout S] [--parent PID] [--lanes N]\n"
     "Serves the target T (default builtin:cuda) to the jobs of a campaign on the\n"
     "abstract Unix socket @NAME (docs/TARGETS.md, \"The target hub\"), until\n"
     "SIGTERM or SIGINT, or until the process PID is gone. A builtin target runs in\n"
@@ -44,6 +44,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         {"target-compile-timeout", required_argument, NULL, 'c'},
         {"parent", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
         {"lanes", required_argument, NULL, 'l'},
+        {"target-start-timeout", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     harness_target_builtin(&o->spec, HARNESS_BACKEND_CUDA);
@@ -65,6 +66,7 @@ static bool cmd_hub_parse(int argc, char **argv, cmd_hub_options *o) {
         case 's': o->spec.timeout_s = strtod(optarg, &end); break;
         case 'c': o->spec.compile_timeout_s = strtod(optarg, &end); break;
         case 'p': o->parent = (pid_t)strtol(optarg, &end, 10); break;
+        case 'S': o->spec.start_timeout_s = strtod(optarg, &end); break;
         case 'l': o->lanes = (int)strtol(optarg, &end, 10); break;
         case 'h': fputs(cmd_hub_usage, stdout); exit(CLI_EXIT_OK);
         default: fputs(cmd_hub_usage, stderr); return false;
@@ -109,7 +111,10 @@ int cmd_hub_main(int argc, char **argv) {
             st.blocks, st.pinned, st.enqueue_s, st.sync_s, st.pin_s, st.grows);
     if (!ok) {
         fprintf(stderr, "gmfuzz target-hub @%s: %s\n", o.name, err.msg);
-        return err.code == GM_ERR_DEVICE ? CLI_EXIT_BACKEND : CLI_EXIT_USAGE;
+        /* The campaign tells a target that never started by this code. */
+        return err.code == GM_ERR_START    ? HARNESS_EXIT_NO_START
+               : err.code == GM_ERR_DEVICE ? CLI_EXIT_BACKEND
+                                           : CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
 }

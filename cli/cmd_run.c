@@ -11,8 +11,13 @@
 
 static const char cmd_run_usage[] =
     "usage: gmfuzz run CASE.json [--target T | --backend B] [--compare live|strict] [--json]\n"
+    "                  [--raw]\n"
     "  runs the reference and the fused kernel on one case (a vector or a\n"
     "  reproducer: its case) and prints the verdict\n"
+    "  --raw                   CASE is an engine's raw input (a libFuzzer or AFL++ crash\n"
+    "                          file), decoded to its case; without it only a file whose\n"
+    "                          bytes cannot start a JSON document and whose name does\n"
+    "                          not end in .json is one, anything else is read as JSON\n"
     "  --compare L             live (default) or strict\n"
     "  --json                  print one object {\"reference\", \"fused\", \"verdict\"}\n"
     CLI_OPTIONS_TARGET_HELP
@@ -74,11 +79,12 @@ static bool cmd_run_print_json(const harness_run_result *r) {
     return true;
 }
 
-static int cmd_run_case(const cli_options *o) {
+static int cmd_run_case(const cli_options *o, bool raw) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
-    if (!fuzz_casefile_read(o->paths[0], &o->limits, &doc, &err)) {
+    if (!(raw ? fuzz_casefile_read_raw(o->paths[0], &doc, &err)
+              : fuzz_casefile_read(o->paths[0], &o->limits, &doc, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         gm_doc_free(&doc);
         return CLI_EXIT_INPUT;
@@ -110,6 +116,21 @@ static int cmd_run_case(const cli_options *o) {
     return rc;
 }
 
+/* run's own option, besides the shared ones. */
+enum { CMD_RUN_RAW = 1000 };
+static const struct option cmd_run_longs[] = {
+    {"raw", no_argument, NULL, CMD_RUN_RAW},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_run_take(void *ctx, const cli_getopt_item *item) {
+    if (item->code != CMD_RUN_RAW) {
+        return -1;
+    }
+    *(bool *)ctx = true;
+    return 1;
+}
+
 int cmd_run_main(int argc, char **argv) {
     if (cli_options_wants_help(argc, argv)) {
         fputs(cmd_run_usage, stdout);
@@ -120,13 +141,15 @@ int cmd_run_main(int argc, char **argv) {
         return CLI_EXIT_BACKEND;
     }
     cli_options o;
+    bool raw = false;
+    cli_options_own own = {cmd_run_longs, "", cmd_run_take, &raw};
     int rc = CLI_EXIT_USAGE;
-    if (!cli_options_parse(argc, argv, true, NULL, &o, paths)) {
+    if (!cli_options_parse(argc, argv, true, &own, &o, paths)) {
         /* cli_options_parse said why */
     } else if (o.n_paths != 1) {
         fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");
     } else {
-        rc = cmd_run_case(&o);
+        rc = cmd_run_case(&o, raw);
     }
     free(paths);
     return rc;

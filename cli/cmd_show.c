@@ -32,13 +32,16 @@
 #define CMD_SHOW_DEFAULT_MAX 20
 
 static const char cmd_show_usage[] =
-    "usage: gmfuzz show DOC.json [--max N] [--backend B] [--compare live|strict]\n"
+    "usage: gmfuzz show DOC.json [--max N] [--raw] [--backend B] [--compare live|strict]\n"
     "  the case in a few lines, the verdict, the signature, and the differing\n"
     "  elements side by side (reference, fused, class of each)\n"
     "  DOC.json     a reproducer or a conformance vector (their recorded outputs\n"
     "               are shown, and the case is re-run to check them), or a case\n"
     "               (it is run)\n"
     "  --max N      list at most N differing elements (default 20)\n"
+    "  --raw        DOC is an engine's raw input (else only a file whose bytes\n"
+    "               cannot start a JSON document and whose name does not end\n"
+    "               in .json is one)\n"
     "  --backend B  where the fused kernel re-runs (default cpu)\n"
     "  --compare L  the level for cases and vectors (default live); a reproducer\n"
     "               uses the level it records\n"
@@ -49,6 +52,7 @@ static const char cmd_show_usage[] =
 typedef struct {
     cli_options common;
     size_t max_rows;
+    bool raw; /* --raw: the file is an engine's input */
 } cmd_show_options;
 
 static bool cmd_show_max(const char *text, size_t *out) {
@@ -65,14 +69,19 @@ static bool cmd_show_max(const char *text, size_t *out) {
 }
 
 /* show's own option, besides the shared ones. */
-enum { CMD_SHOW_MAX = 1000 };
+enum { CMD_SHOW_MAX = 1000, CMD_SHOW_RAW };
 static const struct option cmd_show_longs[] = {
     {"max", required_argument, NULL, CMD_SHOW_MAX},
+    {"raw", no_argument, NULL, CMD_SHOW_RAW},
     {NULL, 0, NULL, 0},
 };
 
 static int cmd_show_take(void *ctx, const cli_getopt_item *item) {
     cmd_show_options *o = ctx;
+    if (item->code == CMD_SHOW_RAW) {
+        o->raw = true;
+        return 1;
+    }
     bool missing_max = item->code == CLI_GETOPT_MISSING && strcmp(item->flag, "--max") == 0;
     if (item->code != CMD_SHOW_MAX && !missing_max) {
         return -1;
@@ -173,7 +182,9 @@ static int cmd_show_run(const cmd_show_options *o) {
     harness_backend *b = NULL;
     int rc = CLI_EXIT_INPUT;
     gm_doc_init(&doc);
-    if (!fuzz_casefile_read(o->common.paths[0], &o->common.limits, &doc, &err)) {
+    const char *path = o->common.paths[0];
+    if (!(o->raw ? fuzz_casefile_read_raw(path, &doc, &err)
+                 : fuzz_casefile_read(path, &o->common.limits, &doc, &err))) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
     } else if (!cli_options_backend_for(&o->common, &doc, &b)) {
         rc = CLI_EXIT_BACKEND;

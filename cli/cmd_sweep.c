@@ -49,6 +49,9 @@ static const char cmd_sweep_usage[] =
     "  --target-compile-timeout S  one compile or load a python: target reports, and\n"
     "                            the re-run that confirms a hang of a target whose\n"
     "                            compiles gmfuzz cannot see (default 300)\n"
+    "  --target-start-timeout S  a python: target's start-up (import, HELLO): past it\n"
+    "                            the job stops and the campaign exits 4, \"target did\n"
+    "                            not start within S s\" (default 180)\n"
     "  --target-cache DIR        the target JIT's on-disk cache for every process\n"
     "                            (TRITON_CACHE_DIR; keep it between campaigns)\n"
     "  --backend cpu|cuda        where the builtin fused kernel runs (default cpu)\n"
@@ -272,7 +275,7 @@ int cmd_sweep_job_main(int argc, char **argv) {
     gm_error err = {0};
     if (!fuzz_harness_open(&h, HARNESS_BACKEND_CPU, "sweep", &err)) {
         fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
-        return CLI_EXIT_BACKEND;
+        return err.code == GM_ERR_START ? HARNESS_EXIT_NO_START : CLI_EXIT_BACKEND;
     }
     int rc = cmd_sweep_job_loop(&h, &j);
     fuzz_harness_close(&h);

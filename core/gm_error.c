@@ -55,6 +55,7 @@ const char *gm_error_code_name(gm_error_code code) {
     case GM_ERR_MEMORY: return "memory";
     case GM_ERR_USAGE: return "usage";
     case GM_ERR_DEVICE: return "device";
+    case GM_ERR_START: return "start";
     }
     return "unknown";
 }

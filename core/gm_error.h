@@ -18,6 +18,7 @@ typedef enum {
     GM_ERR_MEMORY,  /* an allocation failed */
     GM_ERR_USAGE,   /* a caller passed arguments that make no sense */
     GM_ERR_DEVICE,  /* the GPU backend failed or is unavailable */
+    GM_ERR_START,   /* an external target did not finish its start-up in time */
 } gm_error_code;
 
 #define GM_ERROR_MSG_MAX 512

@@ -240,11 +240,11 @@ static const gm_json_document *gm_json_read_document(gm_json_reader *rd,
     return doc;
 }
 
-static bool gm_json_read_doc(gm_json_reader *rd, gm_jt value, gm_doc *doc) {
+static bool gm_json_read_doc(gm_json_reader *rd, gm_jt value, size_t at, gm_doc *doc) {
     if (gm_jt_type_of(value) != GM_JT_OBJECT) {
         return gm_json_reader_fail(rd, GM_ERR_FORMAT,
-                                   "the document must be a JSON object, found %s",
-                                   gm_jt_type_name(value));
+                                   "the document must be a JSON object, found %s at byte %zu",
+                                   gm_jt_type_name(value), at);
     }
     const gm_jt_object *root = gm_json_reader_open(rd, value);
     const gm_json_document *d = root != NULL ? gm_json_read_document(rd, root) : NULL;
@@ -282,7 +282,7 @@ bool gm_json_parse(const char *text, size_t len, const char *label, const gm_lim
         while (*start == ' ' || *start == '\t' || *start == '\n' || *start == '\r') {
             start++;
         }
-        ok = gm_json_read_doc(&rd, (gm_jt){start}, doc);
+        ok = gm_json_read_doc(&rd, (gm_jt){start}, (size_t)(start - text), doc);
         gm_json_reader_close(&rd);
     }
     if (!ok) {

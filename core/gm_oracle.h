@@ -43,6 +43,9 @@ typedef enum {
 #define GM_TARGET_CRASHED_PREFIX "target_crashed: "
 #define GM_TARGET_HUNG_PREFIX "target_hung: "
 #define GM_TARGET_DEVIATES_PREFIX "target_deviates: "
+/* The target (or a builtin GPU backend) changed an input buffer
+ * (docs/TARGETS.md, "Inputs are read-only"). */
+#define GM_TARGET_WROTE_INPUT_PREFIX "target_wrote_input: "
 
 /* Whether the verdict compared buffers (match or mismatch): the other
  * statuses name one cause for the whole run. */

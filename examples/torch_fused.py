@@ -13,9 +13,9 @@ the whole swa_out_cache_loc zeroed without an out_cache_loc, nothing at all when
 max_seq_pages page-table columns written. Like the real kernel it checks no bounds: gmfuzz
 never sends a case on which the fused model reads or writes out of bounds.
 
-Planted faults, for testing gmfuzz: GMFUZZ_TORCH_FAULT=NAME, read at every call (unset or
-empty: correct; an unknown name raises ValueError). examples/fault_cases/torch_fused-NAME.json
-is a case on which each one shows.
+Planted faults, for testing gmfuzz: GMFUZZ_TORCH_FAULT=NAME (or NAME+NAME...: several at
+once), read at every call (unset or empty: correct; an unknown name raises ValueError).
+examples/fault_cases/torch_fused-NAME.json is a case on which each one shows.
 
     scan_restart_1024    the cu_seqlens_k scan restarts at row 1024 (it runs in chunks of
                          1024 rows and drops the carry): shows only past bs 1024
@@ -35,6 +35,16 @@ is a case on which each one shows.
                          width times the page size) instead of req_to_token's row width W
     swa_int32            SWA write locations are truncated to int32 (legacy's cast, which
                          the fused kernel does not do): shows with mapping values past 2^31
+    q_last_row_plus_one  in q mode 1 (cumsum), the last row of cu_seqlens_q is one too high
+                         (its store past the scan's end adds the carry-in again): one row
+                         breaks, the last, whatever bs is (gmfuzz's buckets must say so once)
+
+Input-write faults (gmfuzz's target_wrote_input): the outputs are right, then an input
+tensor is changed, as a kernel that updates its inputs in place (or writes past an output
+into them) does; on every call with rows:
+
+    writes_seq_lens      seq_lens[0] has its lowest bit flipped
+    writes_req_to_token  req_to_token[0][0] has its lowest bit flipped
 
 Crash-survival faults (gmfuzz's target_raised / target_crashed / target_hung), each only on
 a batch of exactly 3 rows:
@@ -53,17 +63,21 @@ Q_MODE_NONE, Q_MODE_CUMSUM, Q_MODE_STRIDED = 0, 1, 2
 FAULT_ENV = "GMFUZZ_TORCH_FAULT"
 FAULTS = ("scan_restart_1024", "swa_pad_first_tile", "page1_live_columns", "sentinel_eq_minus1",
           "floor_div", "no_loc_keeps", "last_page_dropped", "row_stride_pages", "swa_int32",
-          "raise", "segfault", "hang")
+          "q_last_row_plus_one", "writes_seq_lens", "writes_req_to_token", "raise", "segfault",
+          "hang")
 SWA_TILE = 512  # locations per SWA-out program in the one-launch kernel
 SCAN_CHUNK = 1024
 MASK32 = 0xFFFFFFFF
 
 
 def _fault():
-    name = os.environ.get(FAULT_ENV, "")
-    if name and name not in FAULTS:
-        raise ValueError(FAULT_ENV + "=" + name + ": no such fault (" + ", ".join(FAULTS) + ")")
-    return name
+    """The planted faults of this call: a set of names (several joined by '+')."""
+    names = set(n for n in os.environ.get(FAULT_ENV, "").split("+") if n)
+    for name in names:
+        if name not in FAULTS:
+            raise ValueError(FAULT_ENV + "=" + name + ": no such fault (" + ", ".join(FAULTS)
+                             + ")")
+    return names
 
 
 def _int32(x):
@@ -92,10 +106,24 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
     fault = _fault()
     if bs == 0:
         return
-    if bs == 3 and fault in ("raise", "segfault", "hang"):
-        if fault == "raise":
+    _rebuild(fault, req_pool_indices, seq_lens, req_to_token, cache_seqlens, cu_seqlens_k,
+             page_table, bs, seqlen_offset, max_seq_pages, page_size, swa_mapping,
+             swa_page_table, out_cache_loc, swa_out_cache_loc, cu_seqlens_q, qlens, q_stride,
+             q_mode)
+    if "writes_seq_lens" in fault:
+        seq_lens[0] ^= 1
+    if "writes_req_to_token" in fault and req_to_token.numel() > 0:
+        req_to_token[0, 0] ^= 1
+
+
+def _rebuild(fault, req_pool_indices, seq_lens, req_to_token, cache_seqlens, cu_seqlens_k,
+             page_table, bs, seqlen_offset, max_seq_pages, page_size, swa_mapping,
+             swa_page_table, out_cache_loc, swa_out_cache_loc, cu_seqlens_q, qlens, q_stride,
+             q_mode):
+    if bs == 3 and fault & {"raise", "segfault", "hang"}:
+        if "raise" in fault:
             raise ValueError("planted fault: a batch of 3 rows")
-        if fault == "segfault":
+        if "segfault" in fault:
             os.kill(os.getpid(), signal.SIGSEGV)
         time.sleep(3600)
     P = page_size
@@ -111,24 +139,24 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
 
     # Every page p < max_seq_pages: tok = req_to_token_flat[r*W + p*P], flat addressing.
     columns = max(0, max_seq_pages)
-    if fault == "last_page_dropped":
+    if "last_page_dropped" in fault:
         columns = max(0, columns - 1)
     width = req_to_token.shape[1]
-    if fault == "row_stride_pages":
+    if "row_stride_pages" in fault:
         width = page_table.shape[1] * P
     p = torch.arange(columns, device=device, dtype=torch.int64)
     flat_index = rows[:, None] * width + p[None, :] * P
     tok = req_to_token.reshape(-1)[flat_index].to(torch.int64)  # [bs, columns]
-    if fault == "floor_div":
+    if "floor_div" in fault:
         pages = torch.div(tok, P, rounding_mode="floor")
     else:
         pages = torch.div(tok, P, rounding_mode="trunc")
     written = None
-    if fault == "page1_live_columns" and P == 1:
+    if "page1_live_columns" in fault and P == 1:
         written = p[None, :] < per_row.to(torch.int64)[:, None]  # only the live columns
     _store(page_table, bs, columns, pages.to(torch.int32), written)  # in range: |tok / P| <= |tok|
     if swa_page_table is not None:
-        if fault == "sentinel_eq_minus1":
+        if "sentinel_eq_minus1" in fault:
             negative = tok == -1
             s = swa_mapping[torch.where(negative, torch.zeros_like(tok), tok)]
         else:
@@ -139,10 +167,12 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
         _store(swa_page_table, bs, columns, _int32(v), written)
 
     # The scan program: cu_seqlens_k[1+k] = wrapping int32 sum of int32(seq[j]) + offset.
-    restart = SCAN_CHUNK if fault == "scan_restart_1024" else None
+    restart = SCAN_CHUNK if "scan_restart_1024" in fault else None
     cu_seqlens_k[1:bs + 1] = _wrapping_scan(per_row.to(torch.int64), restart)
     if q_mode == Q_MODE_CUMSUM:
         cu_seqlens_q[1:bs + 1] = _wrapping_scan(qlens[:bs].to(torch.int64))
+        if "q_last_row_plus_one" in fault:
+            cu_seqlens_q[bs] += 1  # int32 in place: wraps at 2^31 as the store would
     elif q_mode == Q_MODE_STRIDED:
         k1 = torch.arange(1, bs + 1, device=device, dtype=torch.int64)
         cu_seqlens_q[1:bs + 1] = _int32(k1 * (q_stride & MASK32))
@@ -152,16 +182,16 @@ def update_trtllm_mha_graph_metadata(*, req_pool_indices, seq_lens, req_to_token
         return
     out_len = swa_out_cache_loc.numel()
     if out_cache_loc is None:
-        if fault != "no_loc_keeps":
+        if "no_loc_keeps" not in fault:
             swa_out_cache_loc.zero_()
         return
     n = min(out_len, out_cache_loc.numel())
     loc = out_cache_loc[:n].to(torch.int64)
     mapped = swa_mapping[loc.clamp(min=0)]
-    if fault == "swa_int32":
+    if "swa_int32" in fault:
         mapped = _int32(mapped).to(torch.int64)
     swa_out_cache_loc[:n] = mapped.masked_fill_(loc < 0, -1)
-    tail_end = min(out_len, SWA_TILE) if fault == "swa_pad_first_tile" else out_len
+    tail_end = min(out_len, SWA_TILE) if "swa_pad_first_tile" in fault else out_len
     if tail_end > n:
         swa_out_cache_loc[n:tail_end] = 0
 

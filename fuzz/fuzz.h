@@ -28,20 +28,31 @@ bool fuzz_decode(const uint8_t *data, size_t size, gm_case *out, gm_error *err);
 
 /* ---- fuzz_casefile.c ------------------------------------------------ */
 
-/* fuzz_casefile: what a command given a case file reads. A JSON document
- * (docs/FORMATS.md) is read as such; anything else is the raw input of a
- * fuzzing engine (a libFuzzer, AFL++ or ClusterFuzzLite crash or corpus
- * file) and becomes the case it decodes to (fuzz/fuzz_decode.h: every byte
- * string decodes). Told apart by content: a document starts, after
- * whitespace, with '{'; the fuzzer's inputs that happen to do so are read
- * as JSON (gmfuzz decode takes any bytes as an input). */
+/* fuzz_casefile: what a command given a case file reads. A file is the raw
+ * input of a fuzzing engine (a libFuzzer, AFL++ or ClusterFuzzLite crash or
+ * corpus file, which becomes the case it decodes to: fuzz/fuzz_decode.h,
+ * every byte string decodes) only where that is unambiguous: the command
+ * was told so (--raw: fuzz_casefile_read_raw), or the bytes cannot be the
+ * start of a JSON document and the name does not end in ".json". Anything
+ * else is read as a JSON document (docs/FORMATS.md), and a malformed one is
+ * an error naming the file, the byte and the reason: an empty file, `[1,2]`
+ * or a truncated document is never decoded as something else. */
 
 /* The whole file (malloc'd, < 1 GiB); NULL with err set when unreadable. */
 uint8_t *fuzz_casefile_slurp(const char *path, size_t *size, gm_error *err);
 
-/* A document, or an engine's input as a case document (doc->kind CASE, its
- * name "decoded from PATH"). */
+/* Whether a file named `path` whose first bytes are head[0..n) is an
+ * engine's raw input: the name does not end in ".json" and, after JSON
+ * whitespace, the first byte is none of `{ [ " - 0-9 t f n` (an empty or
+ * blank file is a missing document, not an input). */
+bool fuzz_casefile_is_raw(const char *path, const uint8_t *head, size_t n);
+
+/* A document, or (fuzz_casefile_is_raw) an engine's input as a case
+ * document (doc->kind CASE, its name "decoded from PATH"). */
 bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err);
+
+/* The file as an engine's raw input, whatever its bytes and name (--raw). */
+bool fuzz_casefile_read_raw(const char *path, gm_doc *doc, gm_error *err);
 
 /* ---- fuzz_check.c --------------------------------------------------- */
 
@@ -114,7 +125,10 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
  *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
  *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10),
  *                           GMFUZZ_TARGET_COMPILE_TIMEOUT seconds (a compile
- *                           or load the target reports; default 300)
+ *                           or load the target reports; default 300),
+ *                           GMFUZZ_TARGET_START_TIMEOUT seconds (a python:
+ *                           worker's start-up; default 180: past it the
+ *                           job exits HARNESS_EXIT_NO_START)
  *   GMFUZZ_UNRELIABLE_DIR   where crashes and hangs that did not happen again
  *                           on a fresh worker are kept (default
  *                           ./gmfuzz-unreliable; harness.h)
@@ -164,10 +178,20 @@ typedef struct {
     bool by_class;                 /* GMFUZZ_SCHEDULE: in runs of a class, new ones budgeted */
     fuzz_sched_budget admitted;    /* libFuzzer, by class: the classes sent to the target */
     uint64_t held;                 /* inputs whose class was not admitted: C side only */
+    uint64_t checked;              /* inputs whose verdict is in (both sides done) */
+    double checked_said_at;        /* when the checked counts were last printed (monotonic) */
+    uint64_t checked_said, answered_said; /* what was printed then */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;
- * `engine` ("libfuzzer", "afl++") is recorded in saved failures. */
+ * `engine` ("libfuzzer", "afl++") is recorded in saved failures. Once the
+ * target is open, says so for the campaign driver
+ * ("stat::gmfuzz_target_started_ms: N", its start-up's milliseconds); from
+ * then on, at most once a second and at the end, how many inputs were
+ * checked and how many calls the target answered
+ * ("stat::gmfuzz_target_checked: N", "stat::gmfuzz_target_answered: N"):
+ * the driver tells a campaign that checked nothing, and a call still in
+ * flight, from these (campaign/campaign_stats.h). */
 bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err);
 void fuzz_harness_close(fuzz_harness *h);
 

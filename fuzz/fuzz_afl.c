@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
     gm_error err = {0};
     if (!fuzz_harness_open(&h, GMFUZZ_TARGET_BACKEND, "afl++", &err)) {
         fprintf(stderr, "gmfuzz-afl: %s\n", err.msg);
-        return 2;
+        return err.code == GM_ERR_START ? HARNESS_EXIT_NO_START : 2;
     }
     int rc;
     if (argc > 1) {

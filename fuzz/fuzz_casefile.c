@@ -41,26 +41,38 @@ uint8_t *fuzz_casefile_slurp(const char *path, size_t *size, gm_error *err) {
     return data;
 }
 
-/* Whether the file starts, after JSON whitespace, with '{' (its first
- * 4 KiB are enough: a document's whitespace does not run longer in practice,
- * and a miss only means the bytes are decoded as an engine's input). */
-static bool fuzz_casefile_looks_json(const char *path) {
-    FILE *f = fopen(path, "rb");
-    unsigned char head[4096];
-    size_t n = f ? fread(head, 1, sizeof head, f) : 0, i = 0;
-    if (f != NULL) {
-        fclose(f);
+bool fuzz_casefile_is_raw(const char *path, const uint8_t *head, size_t n) {
+    size_t len = strlen(path);
+    if (len >= 5 && strcmp(path + len - 5, ".json") == 0) {
+        return false; /* named a document: read as one, however broken */
     }
+    size_t i = 0;
     while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
         i++;
     }
-    return i < n && head[i] == '{';
+    if (i == n) {
+        return false; /* empty, or only whitespace: a document that is missing */
+    }
+    /* The bytes a JSON text can start with (RFC 8259: a value); anything
+     * else cannot be a document, broken or not. */
+    return head[i] == '\0' || strchr("{[\"-0123456789tfn", head[i]) == NULL; /* NUL: the end */
 }
 
-bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err) {
-    if (fuzz_casefile_looks_json(path)) {
-        return gm_json_read_file(path, lim, doc, err);
+/* The first 4 KiB of the file, for fuzz_casefile_is_raw (a document's
+ * leading whitespace does not run longer in practice; a file that is only
+ * whitespace that far is read as JSON and said to be malformed). */
+static bool fuzz_casefile_looks_raw(const char *path) {
+    FILE *f = fopen(path, "rb");
+    uint8_t head[4096];
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f == NULL) {
+        return false; /* the JSON reader says why it cannot be read */
     }
+    fclose(f);
+    return fuzz_casefile_is_raw(path, head, n);
+}
+
+bool fuzz_casefile_read_raw(const char *path, gm_doc *doc, gm_error *err) {
     size_t size = 0;
     uint8_t *bytes = fuzz_casefile_slurp(path, &size, err);
     if (bytes == NULL) {
@@ -78,4 +90,21 @@ bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_
         memcpy(doc->c.name, name, len);
     }
     return ok;
+}
+
+bool fuzz_casefile_read(const char *path, const gm_limits *lim, gm_doc *doc, gm_error *err) {
+    if (fuzz_casefile_looks_raw(path)) {
+        return fuzz_casefile_read_raw(path, doc, err);
+    }
+    if (gm_json_read_file(path, lim, doc, err)) {
+        return true;
+    }
+    size_t len = strlen(path);
+    bool named_json = len >= 5 && strcmp(path + len - 5, ".json") == 0;
+    if (err->code == GM_ERR_FORMAT && !named_json) {
+        size_t at = strlen(err->msg);
+        snprintf(err->msg + at, sizeof err->msg - at,
+                 " (read as JSON; an engine's raw input is read with --raw)");
+    }
+    return false;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz_decode.h"
@@ -147,8 +148,8 @@ static bool fuzz_harness_seconds(const char *name, double *out, gm_error *err) {
     return true;
 }
 
-/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE,
- * $GMFUZZ_TARGET_TIMEOUT and $GMFUZZ_TARGET_COMPILE_TIMEOUT) when set, else
+/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE, $GMFUZZ_TARGET_TIMEOUT,
+ * $GMFUZZ_TARGET_COMPILE_TIMEOUT and $GMFUZZ_TARGET_START_TIMEOUT) when set, else
  * the binary's builtin backend. */
 static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *t, gm_error *err) {
     const char *spec = fuzz_harness_env("GMFUZZ_TARGET", NULL);
@@ -163,7 +164,8 @@ static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *
     const char *device = fuzz_harness_env("GMFUZZ_TARGET_DEVICE", "cuda");
     t->device_cpu = strcmp(device, "cpu") == 0;
     return fuzz_harness_seconds("GMFUZZ_TARGET_TIMEOUT", &t->timeout_s, err) &&
-           fuzz_harness_seconds("GMFUZZ_TARGET_COMPILE_TIMEOUT", &t->compile_timeout_s, err);
+           fuzz_harness_seconds("GMFUZZ_TARGET_COMPILE_TIMEOUT", &t->compile_timeout_s, err) &&
+           fuzz_harness_seconds("GMFUZZ_TARGET_START_TIMEOUT", &t->start_timeout_s, err);
 }
 
 /* $GMFUZZ_REFERENCE: a three-way run against the torch legacy sequence. */
@@ -202,8 +204,38 @@ static bool fuzz_harness_batch(fuzz_harness *h, const harness_target_spec *t, co
     return n < 2 || !can || fuzz_defer_init(&h->defer, n, err);
 }
 
+static double fuzz_harness_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The checked counts for the driver: when they changed and a second has
+ * passed since they were last said (a fast target would otherwise fill the
+ * log), or `always`. A call that took long is said at once when it ends,
+ * and so is the first answer: a job killed in a call it waits on later
+ * has said that its target answered. */
+static void fuzz_harness_say_checked(fuzz_harness *h, bool always) {
+    if (h->backend == NULL) {
+        return;
+    }
+    uint64_t answered = harness_backend_answered(h->backend);
+    double now = fuzz_harness_now();
+    bool changed = answered != h->answered_said || h->checked != h->checked_said;
+    bool first = (h->checked_said == 0 && h->checked > 0) ||
+                 (h->answered_said == 0 && answered > 0);
+    if (always || (changed && (first || now - h->checked_said_at >= 1.0))) {
+        fprintf(stderr, "stat::gmfuzz_target_checked: %llu\n", (unsigned long long)h->checked);
+        fprintf(stderr, "stat::gmfuzz_target_answered: %llu\n", (unsigned long long)answered);
+        h->checked_said = h->checked;
+        h->answered_said = answered;
+        h->checked_said_at = now;
+    }
+}
+
 bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err) {
     memset(h, 0, sizeof *h);
+    double opening = fuzz_harness_now();
     h->check.engine = engine;
     harness_target_spec target;
     int by_class = -1;
@@ -227,6 +259,9 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
         h->backend, fuzz_harness_env("GMFUZZ_UNRELIABLE_DIR", FUZZ_HARNESS_DEFAULT_UNRELIABLE));
     h->check.backend = h->backend;
     h->check.baseline = h->baseline;
+    fprintf(stderr, "stat::gmfuzz_target_started_ms: %llu\n",
+            (unsigned long long)((fuzz_harness_now() - opening) * 1000.0));
+    fuzz_harness_say_checked(h, true);
     return true;
 }
 
@@ -274,6 +309,7 @@ void fuzz_harness_close(fuzz_harness *h) {
     fuzz_sched_budget_free(&h->admitted);
     harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
+    fuzz_harness_say_checked(h, true);
     if (h->backend != NULL) {
         harness_backend_close(h->backend);
     }
@@ -349,8 +385,10 @@ fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t 
     fuzz_check_result r = h->defer.cap > 0  ? fuzz_harness_run_deferred(h, &c, f)
                           : h->keep_going ? fuzz_harness_check_once(h, &c, f)
                                           : fuzz_check_case(&h->check, &c, f);
+    h->checked += h->defer.cap == 0 && r != FUZZ_CHECK_BROKEN ? 1 : 0; /* deferred: as judged */
     gm_case_free(&c);
     fuzz_harness_say_restarts(h, false);
+    fuzz_harness_say_checked(h, false);
     return r;
 }
 
@@ -445,11 +483,13 @@ static fuzz_check_result fuzz_harness_flush(fuzz_harness *h) {
         worst = res > worst ? res : worst;
         harness_run_result_free(&r);
     }
+    h->checked += worst != FUZZ_CHECK_BROKEN ? n : 0;
     for (size_t k = 0; outs != NULL && k < n; k++) {
         gm_outputs_free(&outs[k]);
     }
     free(outs);
     fuzz_defer_clear(d);
+    fuzz_harness_say_checked(h, false);
     return worst;
 }
 
@@ -486,6 +526,7 @@ static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
     h->held += safe && !admitted;
     if (!admitted) {
         res = fuzz_harness_judged_once(h, c, &r, f);
+        h->checked += res != FUZZ_CHECK_BROKEN ? 1 : 0;
     } else {
         fuzz_check_config quiet = fuzz_harness_quiet(h);
         res = fuzz_check_judged(&quiet, c, &r, f);
@@ -523,6 +564,8 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
         worst = r > worst ? r : worst;
         harness_run_result_free(&runs[k]);
     }
+    h->checked += worst != FUZZ_CHECK_BROKEN ? n : 0;
+    fuzz_harness_say_checked(h, false);
     for (size_t k = 0; outs != NULL && k < n; k++) {
         gm_outputs_free(&outs[k]);
     }

@@ -95,7 +95,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     gm_error err = {0};
     if (!fuzz_harness_open(&fuzz_libfuzzer_harness, GMFUZZ_TARGET_BACKEND, "libfuzzer", &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
-        exit(1);
+        exit(err.code == GM_ERR_START ? HARNESS_EXIT_NO_START : 1);
     }
     atexit(fuzz_libfuzzer_close);
     return 0;

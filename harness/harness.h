@@ -68,6 +68,14 @@ typedef enum {
 /* A compile or a load of the target's JIT (docs/TARGETS.md, "Compiles and
  * loads") is not execution: it has a limit of its own. */
 #define HARNESS_TARGET_DEFAULT_COMPILE_TIMEOUT_S 300.0
+/* An external target's start-up (a python: worker importing its module and
+ * saying HELLO) has a limit of its own too: past it, the target is an
+ * infrastructure failure (GM_ERR_START), never a finding. */
+#define HARNESS_TARGET_DEFAULT_START_TIMEOUT_S 180.0
+/* The exit code of a process (a campaign's job or target hub) whose target
+ * did not finish its start-up in time (GM_ERR_START): the campaign driver
+ * tells it from a crash by this code, and names it as infrastructure. */
+#define HARNESS_EXIT_NO_START 87
 
 typedef struct {
     harness_target_kind kind;
@@ -79,6 +87,8 @@ typedef struct {
     double compile_timeout_s;               /* external: the limit of one compile or load, and
                                              * of a re-run that confirms a hang of a target
                                              * whose compiles gmfuzz cannot see */
+    double start_timeout_s;                 /* python: the limit of the worker's start-up
+                                             * (import, HELLO); past it GM_ERR_START */
     char hub[HARNESS_TARGET_NAME_MAX];      /* "": run here; else the target hub @hub runs it */
 } harness_target_spec;
 
@@ -194,6 +204,11 @@ typedef struct {
     unsigned crashed, hung;
 } harness_backend_unreliable;
 harness_backend_unreliable harness_backend_unreliable_counts(const harness_backend *b);
+
+/* How many calls the target answered (returned from, or raised in) since
+ * it was opened: a crash, a hang or a call still waiting is no answer. A
+ * campaign whose target never answered checked nothing on it (docs/FUZZING.md). */
+uint64_t harness_backend_answered(const harness_backend *b);
 
 /* Whether crashes and hangs are confirmed (the default). The minimizer
  * turns it off: the signature it keeps was confirmed when found, and a

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fused_params.h"
+#include "harness_inputs.h"
 #include "harness_launch.h"
 
 /* The few CUDA runtime entry points used, by their C signatures
@@ -169,9 +170,42 @@ static bool harness_libtarget_upload(harness_libtarget *t, int k, void **ptr, si
                              t, t->memcpy_fn(*ptr, host, bytes, HARNESS_LIB_H2D), "upload", err);
 }
 
+/* Inputs are read-only (harness_inputs.h): each input buffer of `sent`
+ * (host pointers) downloaded from where the library had it (`device[k]` for
+ * the k-th of fused_buf order) and compared with what was uploaded. */
+static bool harness_libtarget_check_inputs(harness_libtarget *t, const fused_params *sent,
+                                           void *const *host, void *const *device,
+                                           gm_outputs *out, gm_error *err) {
+    harness_inputs_buf in[HARNESS_INPUTS_MAX];
+    size_t n = harness_inputs_of(sent, in);
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t bytes = in[i].count * (size_t)in[i].elem;
+        int k = 0;
+        while (k < 6 && host[k] != in[i].data) {
+            k++;
+        }
+        if (bytes == 0 || k == 6) {
+            continue;
+        }
+        void *now = malloc(bytes);
+        char what[HARNESS_INPUTS_WHAT_MAX];
+        ok = (now != NULL || gm_error_set(err, GM_ERR_MEMORY, "lib target: out of memory")) &&
+             harness_libtarget_check(t, t->memcpy_fn(now, device[k], bytes, HARNESS_LIB_D2H),
+                                     "download of an input", err);
+        if (ok && harness_inputs_changed(&in[i], now, what, sizeof what)) {
+            harness_inputs_report(out, what);
+            n = 0;
+        }
+        free(now);
+    }
+    return ok;
+}
+
 bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err) {
     fused_params p;
     harness_launch_params(c, out, &p);
+    const fused_params sent = p;
     if (p.bs == 0) {
         return true; /* the launcher does nothing */
     }
@@ -214,5 +248,9 @@ bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *o
             return false;
         }
     }
-    return true;
+    void *device[6];
+    for (int k = 0; k < 6; k++) {
+        device[k] = *ptrs[k];
+    }
+    return harness_libtarget_check_inputs(t, &sent, host, device, out, err);
 }

@@ -19,7 +19,8 @@ bool harness_libtarget_open(const char *path, harness_libtarget **out, gm_error 
 void harness_libtarget_close(harness_libtarget *t);
 
 /* Uploads the case and the prior contents of `out`, launches once,
- * synchronises, downloads. A CUDA error or a refused launch fails with
+ * synchronises, downloads the outputs and the inputs: an input the library
+ * changed makes `out` a target_wrote_input (harness_inputs.h). A CUDA error or a refused launch fails with
  * GM_ERR_DEVICE (the worker then exits: the error may be sticky). */
 bool harness_libtarget_run(harness_libtarget *t, const gm_case *c, gm_outputs *out, gm_error *err);
 

@@ -1,6 +1,6 @@
 /* harness_pybatch: the CALL_PLACED payload of docs/TARGETS.md, built in one
  * growing buffer, the tensors' bytes in a shared block, with the places where
- * each call's OUT tensors are read back. */
+ * each call's OUT tensors are read back and its IN tensors checked. */
 #define _GNU_SOURCE /* memfd_create */
 #include "harness_pybatch.h"
 
@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "harness_inputs.h"
 
 /* The smallest block: most batches fit from the start (each new block is
  * sent to the worker again and mapped there anew). */
@@ -73,6 +75,8 @@ void harness_pybatch_free(harness_pybatch *b) {
         free(b->bytes);
         free(b->outs);
         free(b->call_first_out);
+        free(b->ins);
+        free(b->call_first_in);
         free(b);
     }
 }
@@ -134,6 +138,7 @@ void harness_pybatch_clear(harness_pybatch *b) {
     b->len = 0;
     b->count = 0;
     b->n_outs = 0;
+    b->n_ins = 0;
     b->failed = false;
     uint32_t zero = 0;
     harness_pybatch_put(b, &zero, 4); /* the count, patched as calls begin */
@@ -148,11 +153,13 @@ static bool harness_pybatch_grow_calls(harness_pybatch *b) {
     }
     size_t cap = b->calls_cap ? b->calls_cap * 2 : 64;
     size_t *first = realloc(b->call_first_out, (cap + 1) * sizeof *first);
-    if (first == NULL) {
+    b->call_first_out = first != NULL ? first : b->call_first_out;
+    size_t *first_in = realloc(b->call_first_in, (cap + 1) * sizeof *first_in);
+    b->call_first_in = first_in != NULL ? first_in : b->call_first_in;
+    if (first == NULL || first_in == NULL) {
         b->failed = true;
         return false;
     }
-    b->call_first_out = first;
     b->calls_cap = cap;
     return true;
 }
@@ -162,8 +169,10 @@ void harness_pybatch_begin(harness_pybatch *b) {
         return;
     }
     b->call_first_out[b->count] = b->n_outs;
+    b->call_first_in[b->count] = b->n_ins;
     b->count++;
     b->call_first_out[b->count] = b->n_outs;
+    b->call_first_in[b->count] = b->n_ins;
     harness_pybatch_u32_at(b, 0, (uint32_t)b->count);
     b->args_at = b->len;
     b->n_args = 0;
@@ -212,6 +221,32 @@ static void harness_pybatch_add_out(harness_pybatch *b, void *data, size_t bytes
     b->call_first_out[b->count] = b->n_outs;
 }
 
+static void harness_pybatch_add_in(harness_pybatch *b, const harness_pybatch_in *in) {
+    if (b->n_ins == b->ins_cap) {
+        size_t cap = b->ins_cap ? b->ins_cap * 2 : 256;
+        harness_pybatch_in *ins = realloc(b->ins, cap * sizeof *ins);
+        if (ins == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->ins = ins;
+        b->ins_cap = cap;
+    }
+    b->ins[b->n_ins++] = *in;
+    b->call_first_in[b->count] = b->n_ins;
+}
+
+bool harness_pybatch_inputs_changed(const harness_pybatch *b, size_t k, char *what, size_t size) {
+    for (size_t j = b->call_first_in[k]; j < b->call_first_in[k + 1]; j++) {
+        const harness_pybatch_in *in = &b->ins[j];
+        harness_inputs_buf sent = {in->name, in->data, in->elem, in->count, in->cols};
+        if (harness_inputs_changed(&sent, b->block.base + in->offset, what, size)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_kind kind,
                             int elem_size, int rank, const size_t dims[2], void *data) {
     uint8_t head[2] = {(uint8_t)elem_size, (uint8_t)rank};
@@ -227,5 +262,9 @@ void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_
     harness_pybatch_put(b, &at, 8);
     if (kind == HARNESS_PYARG_OUT) {
         harness_pybatch_add_out(b, data, bytes, (size_t)at);
+    } else if (kind == HARNESS_PYARG_IN && !b->failed) {
+        harness_pybatch_in in = {name, data, elem_size, count, rank == 2 ? dims[1] : 1,
+                                 (size_t)at};
+        harness_pybatch_add_in(b, &in);
     }
 }

@@ -39,6 +39,11 @@ void harness_pybatch_tensor(harness_pybatch *b, const char *name, harness_pyarg_
 /* False when memory ran out while building (the batch is then unusable). */
 bool harness_pybatch_ok(const harness_pybatch *b);
 
+/* Whether call k (of a batch the worker answered) changed one of its IN
+ * tensors in the block: the worker leaves what its target's input tensors
+ * hold there (docs/TARGETS.md, "Inputs are read-only"); `what` says where. */
+bool harness_pybatch_inputs_changed(const harness_pybatch *b, size_t k, char *what, size_t size);
+
 /* The layout (harness_pybatch.c builds it, harness_pyworker.c sends it). */
 
 typedef struct {
@@ -46,6 +51,17 @@ typedef struct {
     size_t bytes;  /* how many bytes it must be */
     size_t offset; /* where the worker leaves it in the block */
 } harness_pybatch_out;
+
+/* An IN tensor as it was sent (the case's array) and where it lies in the
+ * block, for the check that the target left it alone (harness_inputs.h);
+ * `name` is the argument's, which must outlive the batch (a literal). */
+typedef struct {
+    const char *name;
+    const void *data;
+    int elem;
+    size_t count, cols;
+    size_t offset;
+} harness_pybatch_in;
 
 /* The tensors' bytes, in a memory block shared with the worker (a memfd it
  * maps: docs/TARGETS.md, "Placed calls"), each at a multiple of
@@ -70,6 +86,9 @@ struct harness_pybatch {
     harness_pybatch_out *outs; /* every OUT tensor of every call, in order */
     size_t n_outs, outs_cap;
     size_t *call_first_out; /* call k's OUT tensors: [first[k], first[k+1]) */
+    harness_pybatch_in *ins; /* every IN tensor of every call, in order */
+    size_t n_ins, ins_cap;
+    size_t *call_first_in; /* call k's IN tensors: [first[k], first[k+1]) */
     size_t calls_cap;
     harness_pybatch_block block;
     bool failed;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness.h"
 #include "harness_pybatch.h"
 #include "harness_wire.h"
 
@@ -37,8 +38,6 @@ enum {
 /* A JIT message's events (python/gmfuzz_jit.py). */
 enum { HARNESS_PY_JIT_STARTED = 1, HARNESS_PY_JIT_COMPILED = 2, HARNESS_PY_JIT_LOADED = 3 };
 
-/* Importing torch (and compiling a Triton kernel) takes seconds. */
-#define HARNESS_PYWORKER_START_S 180.0
 #define HARNESS_PYWORKER_MAX_PAYLOAD ((uint64_t)1 << 34)
 
 struct harness_pyworker {
@@ -247,21 +246,28 @@ static bool harness_pyworker_spawn(harness_pyworker *w, gm_error *err) {
     uint32_t type = 0;
     char *payload = NULL;
     size_t len = 0;
-    harness_io r = harness_pyworker_receive(
-        w->fd, harness_pyworker_now() + HARNESS_PYWORKER_START_S, &type, &payload, &len);
+    harness_io r = harness_pyworker_receive(w->fd, harness_pyworker_now() + w->cfg.start_timeout_s,
+                                            &type, &payload, &len);
     bool hello = r == HARNESS_IO_OK && type == HARNESS_PY_HELLO;
     if (hello) {
         harness_pyworker_read_hello(w, payload);
     } else {
         char how[200];
         harness_pyworker_reap(w, how, sizeof how);
-        gm_error_set(err, GM_ERR_DEVICE, "python target (%s %s, module '%s'): %.1500s",
-                     harness_pyworker_python(),
-                     w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy",
-                     w->module[0] ? w->module : "(default)",
-                     r == HARNESS_IO_OK && type == HARNESS_PY_REFUSED ? payload
-                     : r == HARNESS_IO_TIMEOUT ? "the worker did not start within 180 s"
-                                               : how);
+        const char *role = w->cfg.role == HARNESS_PYWORKER_FUSED ? "fused" : "legacy";
+        const char *module = w->module[0] ? w->module : "(default)";
+        if (r == HARNESS_IO_TIMEOUT) {
+            /* Not the target's verdict on a case: it never got that far. */
+            gm_error_set(err, GM_ERR_START,
+                         "target did not start within %g s (--target-start-timeout): the "
+                         "python worker (%s %s, module '%s') had not finished its start-up "
+                         "(import, HELLO)",
+                         w->cfg.start_timeout_s, harness_pyworker_python(), role, module);
+        } else {
+            gm_error_set(err, GM_ERR_DEVICE, "python target (%s %s, module '%s'): %.1500s",
+                         harness_pyworker_python(), role, module,
+                         r == HARNESS_IO_OK && type == HARNESS_PY_REFUSED ? payload : how);
+        }
     }
     free(payload);
     return hello;
@@ -285,6 +291,9 @@ bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker
     }
     if (w->cfg.compile_timeout_s <= 0) {
         w->cfg.compile_timeout_s = 300.0;
+    }
+    if (w->cfg.start_timeout_s <= 0) {
+        w->cfg.start_timeout_s = HARNESS_TARGET_DEFAULT_START_TIMEOUT_S;
     }
     if (!harness_pyworker_spawn(w, err)) {
         gm_target_record_free(&w->identity);

@@ -30,6 +30,7 @@ typedef struct {
     bool device_cpu;      /* tensors on the CPU instead of CUDA */
     double timeout_s;     /* one call's execution limit (a batch: per call) */
     double compile_timeout_s; /* one compile or load the worker reports (JIT messages) */
+    double start_timeout_s;   /* its start-up: import and HELLO (0: the default) */
 } harness_pyworker_config;
 
 typedef enum {
@@ -54,7 +55,10 @@ typedef struct {
 typedef struct harness_pyworker harness_pyworker;
 
 /* Starts the worker and waits for its HELLO; fails with GM_ERR_DEVICE and
- * the worker's own reason (an import error, no CUDA) when it refuses. */
+ * the worker's own reason (an import error, no CUDA) when it refuses, and
+ * with GM_ERR_START ("target did not start within S s") when it says
+ * nothing within cfg->start_timeout_s: an infrastructure failure, which a
+ * campaign names as such (never a finding). */
 bool harness_pyworker_start(const harness_pyworker_config *cfg, harness_pyworker **out,
                             gm_error *err);
 void harness_pyworker_stop(harness_pyworker *w);

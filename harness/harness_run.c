@@ -58,7 +58,7 @@ bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_
     }
     harness_run_legacy *l = calloc(1, sizeof *l);
     harness_pyworker_config cfg = {HARNESS_PYWORKER_LEGACY, t.path, t.function, !device_cuda,
-                                   timeout_s, t.compile_timeout_s};
+                                   timeout_s, t.compile_timeout_s, t.start_timeout_s};
     bool ok = l != NULL && harness_pybatch_new(&l->batch, err) &&
               harness_pyworker_start(&cfg, &l->worker, err);
     if (l == NULL) {

@@ -28,6 +28,7 @@ static void harness_target_defaults(harness_target_spec *out) {
     memset(out, 0, sizeof *out);
     out->timeout_s = HARNESS_TARGET_DEFAULT_TIMEOUT_S;
     out->compile_timeout_s = HARNESS_TARGET_DEFAULT_COMPILE_TIMEOUT_S;
+    out->start_timeout_s = HARNESS_TARGET_DEFAULT_START_TIMEOUT_S;
 }
 
 void harness_target_builtin(harness_target_spec *out, harness_backend_kind kind) {

@@ -2,11 +2,14 @@
  * persistent Python worker (harness_pyworker.h; harness_target_ops.h): a
  * batch is one CALL_PLACED, its tensors in a block shared with the worker
  * (harness_pybatch.h). The worker says what it runs (HELLO) and when its
- * target compiles or loads a kernel (JIT messages). */
+ * target compiles or loads a kernel (JIT messages), and leaves what its
+ * target's input tensors hold in the block: a call that changed them is
+ * a target_wrote_input (harness_inputs.h). */
 #include "harness_target_ops.h"
 
 #include <stdlib.h>
 
+#include "harness_inputs.h"
 #include "harness_pybatch.h"
 #include "harness_pycall.h"
 
@@ -43,6 +46,7 @@ static bool harness_target_python_open(const harness_target_spec *spec, harness_
         .device_cpu = spec->device_cpu,
         .timeout_s = spec->timeout_s,
         .compile_timeout_s = spec->compile_timeout_s,
+        .start_timeout_s = spec->start_timeout_s,
     };
     if (!harness_pybatch_new(&p->batch, err) || !harness_pyworker_start(&cfg, &p->worker, err) ||
         !gm_target_record_copy(seen, harness_pyworker_identity(p->worker))) {
@@ -69,6 +73,11 @@ static bool harness_target_python_run(harness_target_impl *t, const gm_case *con
         return false;
     }
     for (size_t i = 0; i < n; i++) {
+        char what[HARNESS_INPUTS_WHAT_MAX];
+        if (results[i].status == HARNESS_PYCALL_RETURNED &&
+            harness_pybatch_inputs_changed(p->batch, i, what, sizeof what)) {
+            harness_inputs_report(outs[i], what);
+        }
         p->jit.compiles += results[i].compiles;
         p->jit.loads += results[i].loads;
         p->jit.seconds += results[i].jit_s;

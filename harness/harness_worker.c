@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness_libtarget.h"
@@ -115,6 +116,30 @@ static void harness_worker_reap(harness_worker *w) {
     }
     w->pid = 0;
     w->fd = -1;
+}
+
+/* How a worker that closed its socket ended, in the words of
+ * harness_pyworker ("killed by signal 11 (...)": a target's crash is
+ * bucketed by its signal, triage_target.h); it is given a second to be
+ * reaped. */
+static void harness_worker_death(harness_worker *w, char *what, size_t size) {
+    int status = 0;
+    pid_t got = 0;
+    for (int k = 0; k < 100 && w->pid > 0 && (got = waitpid(w->pid, &status, WNOHANG)) == 0; k++) {
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    if (got == w->pid && WIFSIGNALED(status)) {
+        snprintf(what, size, "the worker process died: killed by signal %d (%s)",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    } else if (got == w->pid && WIFEXITED(status)) {
+        snprintf(what, size, "the worker process died: exited with status %d",
+                 WEXITSTATUS(status));
+    } else {
+        snprintf(what, size, "the worker process died");
+    }
+    if (got == w->pid) {
+        w->pid = 0; /* reaped: nothing to kill */
+    }
 }
 
 /* Forks the worker and waits for its HELLO (or its reason to refuse). */
@@ -235,8 +260,11 @@ harness_worker_status harness_worker_call(harness_worker *w, const gm_case *c, g
           harness_wire_case_outputs_decode(payload, len, out))) {
         s = answered && type == HARNESS_WIRE_DEVICE_ERROR ? HARNESS_WORKER_DEVICE_ERROR
                                                           : HARNESS_WORKER_DIED;
-        snprintf(what, size, "%.2000s",
-                 s == HARNESS_WORKER_DEVICE_ERROR ? payload : "the worker process died");
+        if (s == HARNESS_WORKER_DEVICE_ERROR) {
+            snprintf(what, size, "%.2000s", payload);
+        } else {
+            harness_worker_death(w, what, size);
+        }
         harness_worker_reap(w);
         w->restarts++;
     }

@@ -1,6 +1,7 @@
 #include "fused_cuda.h"
 
 #include <climits>
+#include <cstddef>
 
 #define FUSED_EXTENT_FN static __host__ __device__ __forceinline__
 #include "fused_extent.h"
@@ -12,20 +13,72 @@
  * so a whole rebuild of the benchmark's largest shape is one wave. */
 #define FUSED_CUDA_MIN_BLOCKS 8
 
-/* How the programs are laid out over the grid (fused_cuda_grid.cuh). */
+/* How the programs are laid out over the grid (fused_cuda_grid.cuh); 16
+ * bytes, the narrowest types that hold them (fused_cuda_launch checks the
+ * grid against INT_MAX blocks first). */
 struct fused_cuda_shape {
-    int64_t row_blocks;      /* blocks holding row programs */
-    int64_t swa_out_blocks;  /* blocks holding SWA-out programs */
-    int32_t rows_per_block;  /* > 1 for narrow page tables */
-    int32_t threads_per_row; /* a power of two, 32..FUSED_CUDA_THREADS */
-    int32_t row_shift;       /* its log2 */
-    int64_t blocks_per_row;  /* > 1 for wide page tables */
+    uint32_t swa_out_blocks; /* blocks holding SWA-out programs */
+    uint32_t blocks_per_row; /* > 1 for wide page tables */
+    uint32_t rows_per_block; /* > 1 for narrow page tables */
+    uint32_t row_shift;      /* log2 of the threads per row, 5..log2(FUSED_CUDA_THREADS) */
 };
+
+/* fused_params as the kernels receive it: the same fields, ordered by when
+ * a program first needs them, behind the shape. A kernel reads its scalars
+ * from the constant bank, and every 64-byte line of it that a thread meets
+ * for the first time is a miss it waits on, in order: the ABI's order puts
+ * a row program's first values in five lines, this one in two (the
+ * shape and the row's twelve values: 112 bytes; 0.1 us of the 2 to 2.6 us
+ * that a launch of bs 1 to 64 takes, docs/KERNEL_ABI.md). The semantics see it
+ * under fused_params' name (fused_program.h is compiled with
+ * `fused_params` meaning this type, below), so they are written once. */
+struct fused_cuda_params {
+    /* after the 16-byte shape, the row program's path: its first loads,
+     * its stores, the first thread's cache_seqlens */
+    const int64_t *req_pool_indices;
+    const int32_t *req_to_token;
+    int32_t *page_table;
+    int64_t bs;
+    int64_t req_to_token_stride;
+    int64_t page_size;
+    int64_t max_seq_pages;
+    int64_t page_table_stride;
+    int32_t *swa_page_table;
+    const int64_t *seq_lens;
+    int32_t *cache_seqlens;
+    int64_t seqlen_offset;
+    /* the SWA slots, the scan's outputs and q mode, the SWA-out programs,
+     * the checked variant's bounds */
+    const int64_t *swa_mapping;
+    int32_t *cu_seqlens_k;
+    fused_q_mode q_mode;
+    int32_t *cu_seqlens_q;
+    const int32_t *qlens;
+    int64_t q_stride;
+    const int64_t *out_cache_loc;
+    int64_t n_out;
+    int64_t *swa_out_cache_loc;
+    int64_t out_len;
+    int64_t swa_mapping_len;
+    int64_t req_to_token_rows;
+};
+
+/* The arguments of both kernels but the checked one's bounds and status:
+ * one parameter, so that its layout is this struct's. */
+struct fused_cuda_args {
+    fused_cuda_shape shape;
+    fused_cuda_params p;
+};
+
+static_assert(sizeof(fused_cuda_params) == sizeof(fused_params),
+              "fused_cuda_params holds every field of fused_params, once");
+static_assert(offsetof(fused_cuda_args, p.swa_mapping) == 112,
+              "the row program's values fill the first 112 bytes");
 
 namespace {
 
 struct fused_cuda_ctx {
-    const fused_params *p;
+    const fused_cuda_params *p;
     const fused_extents *extents; /* checked variant: the allocations, per launch */
     fused_cuda_status *status;    /* checked variant only */
 };
@@ -113,8 +166,10 @@ namespace fused_unchecked {
 #define FUSED_CUDA_READS_FIRST 1
 #define FUSED_CUDA_BOUNDS fused_cuda_no_bounds
 #define FUSED_CUDA_EXTENTS(bounds) ((const fused_extents *)nullptr)
+#define fused_params fused_cuda_params
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
+#undef fused_params
 #undef FUSED_FN
 #undef FUSED_READ
 #undef FUSED_WRITE
@@ -154,8 +209,10 @@ namespace fused_checked {
 #define FUSED_CUDA_READS_FIRST 0
 #define FUSED_CUDA_BOUNDS fused_extents
 #define FUSED_CUDA_EXTENTS(bounds) (&(bounds))
+#define fused_params fused_cuda_params
 #include "fused_program.h"
 #include "fused_cuda_grid.cuh"
+#undef fused_params
 #undef FUSED_FN
 #undef FUSED_READ
 #undef FUSED_WRITE
@@ -166,6 +223,36 @@ namespace fused_checked {
 #undef FUSED_CUDA_EXTENTS
 }  // namespace fused_checked
 
+/* The kernels' copy of the launch's arguments (fused_cuda_params). */
+static fused_cuda_params fused_cuda_params_of(const fused_params *a) {
+    fused_cuda_params p;
+    p.req_pool_indices = a->req_pool_indices;
+    p.req_to_token = a->req_to_token;
+    p.page_table = a->page_table;
+    p.bs = a->bs;
+    p.req_to_token_stride = a->req_to_token_stride;
+    p.page_size = a->page_size;
+    p.max_seq_pages = a->max_seq_pages;
+    p.page_table_stride = a->page_table_stride;
+    p.swa_page_table = a->swa_page_table;
+    p.swa_mapping = a->swa_mapping;
+    p.seq_lens = a->seq_lens;
+    p.cache_seqlens = a->cache_seqlens;
+    p.seqlen_offset = a->seqlen_offset;
+    p.cu_seqlens_k = a->cu_seqlens_k;
+    p.q_mode = a->q_mode;
+    p.cu_seqlens_q = a->cu_seqlens_q;
+    p.qlens = a->qlens;
+    p.q_stride = a->q_stride;
+    p.out_cache_loc = a->out_cache_loc;
+    p.n_out = a->n_out;
+    p.swa_out_cache_loc = a->swa_out_cache_loc;
+    p.out_len = a->out_len;
+    p.swa_mapping_len = a->swa_mapping_len;
+    p.req_to_token_rows = a->req_to_token_rows;
+    return p;
+}
+
 /* A warp or more per row: the smallest power of two that covers the row's
  * pages, so narrow page tables share a block; past one block's threads, as
  * many blocks as it takes to give every page its own thread.
@@ -175,27 +262,34 @@ namespace fused_checked {
  * the rest and stop at the first out-of-bounds access, so the outputs are
  * the same, but a fuzzer input with max_seq_pages near 2^31 and a narrow
  * table no longer schedules millions of blocks (20 ms to seconds a case,
- * which held every other lane of a hub back). */
-static fused_cuda_shape fused_cuda_shape_of(const fused_params *p, bool checked) {
+ * which held every other lane of a hub back).
+ *
+ * Returns the number of blocks of the grid (INT64 arithmetic: the caller
+ * refuses more than INT_MAX before the shape's 32-bit fields are used). */
+static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
+                                   fused_cuda_shape *shape) {
     int64_t pages = p->max_seq_pages;
     if (checked && p->page_table_stride >= 0 && pages > p->page_table_stride + 1) {
         pages = p->page_table_stride + 1;
     }
-    int32_t threads = 32, shift = 5;
+    uint32_t threads = 32, shift = 5;
     while (threads < FUSED_CUDA_THREADS && threads < pages) {
         threads *= 2;
         shift++;
     }
-    fused_cuda_shape shape;
-    shape.threads_per_row = threads;
-    shape.row_shift = shift;
-    shape.rows_per_block = FUSED_CUDA_THREADS / threads;
-    shape.blocks_per_row =
+    const int64_t rows_per_block = FUSED_CUDA_THREADS / threads;
+    const int64_t blocks_per_row =
         pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;
-    shape.row_blocks = (p->bs + shape.rows_per_block - 1) / shape.rows_per_block *
-                       shape.blocks_per_row;
-    shape.swa_out_blocks = fused_unchecked::fused_swa_out_programs(p);
-    return shape;
+    const int64_t row_blocks = (p->bs + rows_per_block - 1) / rows_per_block * blocks_per_row;
+    const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_programs(p);
+    shape->swa_out_blocks = (uint32_t)swa_out_blocks;
+    shape->blocks_per_row = (uint32_t)blocks_per_row;
+    shape->rows_per_block = (uint32_t)rows_per_block;
+    shape->row_shift = shift;
+    if (blocks_per_row > INT_MAX || swa_out_blocks > INT_MAX) {
+        return (int64_t)INT_MAX + 1;
+    }
+    return 1 + swa_out_blocks + row_blocks;
 }
 
 extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
@@ -203,8 +297,9 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     if (p->bs <= 0) {
         return cudaSuccess; /* the launcher does nothing for an empty batch */
     }
-    const fused_cuda_shape shape = fused_cuda_shape_of(p, checked != 0);
-    const int64_t blocks = 1 + shape.swa_out_blocks + shape.row_blocks;
+    fused_cuda_args args;
+    args.p = fused_cuda_params_of(p);
+    const int64_t blocks = fused_cuda_shape_of(&args.p, checked != 0, &args.shape);
     if (blocks > INT_MAX) {
         return cudaErrorInvalidConfiguration;
     }
@@ -220,10 +315,9 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     if (checked) {
         fused_extents_of(p, &extents);
     }
-    void *args[] = {const_cast<fused_params *>(p), const_cast<fused_cuda_shape *>(&shape),
-                    checked ? (void *)&extents : (void *)&none, &status_arg};
+    void *kernel_args[] = {&args, checked ? (void *)&extents : (void *)&none, &status_arg};
     const void *kernel = checked ? (const void *)fused_checked::fused_cuda_kernel
                                  : (const void *)fused_unchecked::fused_cuda_kernel;
-    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(FUSED_CUDA_THREADS), args, 0,
-                            stream);
+    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(FUSED_CUDA_THREADS),
+                            kernel_args, 0, stream);
 }

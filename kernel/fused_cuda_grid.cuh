@@ -62,7 +62,8 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
     const uint32_t group = per_row == 1 ? b : b / per_row;
     const int64_t part = (int64_t)(b - group * per_row);
     const int slot = (int)(threadIdx.x >> shape->row_shift);
-    const int lane = (int)(threadIdx.x & (unsigned)(shape->threads_per_row - 1));
+    const uint32_t threads_per_row = 1u << shape->row_shift;
+    const int lane = (int)(threadIdx.x & (threads_per_row - 1));
     const int64_t row = (int64_t)group * shape->rows_per_block + slot;
     if (row >= FUSED_P(ctx)->bs) {
         return;
@@ -84,8 +85,8 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
         pool_row = fused_row_pool_index(ctx, row);
     }
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
-    const int64_t stride = (int64_t)shape->threads_per_row * shape->blocks_per_row;
-    for (int64_t page = part * shape->threads_per_row + lane;
+    const int64_t stride = (int64_t)threads_per_row * shape->blocks_per_row;
+    for (int64_t page = part * threads_per_row + lane;
          page < pages && !FUSED_CUDA_STOPPED(ctx); page += stride) {
         fused_cuda_row_page(ctx, row, pool_row, page);
     }
@@ -199,17 +200,16 @@ static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t program)
 }
 
 __global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
-    fused_cuda_kernel(const __grid_constant__ fused_params params,
-                      const __grid_constant__ fused_cuda_shape shape,
+    fused_cuda_kernel(const __grid_constant__ fused_cuda_args args,
                       const __grid_constant__ FUSED_CUDA_BOUNDS bounds,
                       fused_cuda_status *status) {
-    FUSED_CTX ctx = {&params, FUSED_CUDA_EXTENTS(bounds), status};
+    FUSED_CTX ctx = {&args.p, FUSED_CUDA_EXTENTS(bounds), status};
     const int64_t b = blockIdx.x;
     if (b == 0) {
         fused_cuda_scan_block(&ctx);
-    } else if (b <= shape.swa_out_blocks) {
+    } else if (b <= args.shape.swa_out_blocks) {
         fused_cuda_swa_out_block(&ctx, b - 1);
     } else {
-        fused_cuda_row_block(&ctx, &shape, b - 1 - shape.swa_out_blocks);
+        fused_cuda_row_block(&ctx, &args.shape, b - 1 - args.shape.swa_out_blocks);
     }
 }

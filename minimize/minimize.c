@@ -59,10 +59,12 @@ static void minimize_detail(const harness_run_result *r, char *buf, size_t size)
     if (r->verdict.status == GM_STATUS_REFERENCE_ERROR) {
         snprintf(buf, size, "%s step %d", reference_raise_name(r->raised.raised), r->raised.step);
     } else if (r->verdict.status == GM_STATUS_TARGET_FAILED && r->fused.error != NULL) {
-        /* "target_raised: IndexError: ...": the class and the exception's type */
+        /* "target_raised: IndexError: ...": the class and the exception's type;
+         * "target_deviates: cu_seqlens_q[21]: ...": the class and the buffer, not
+         * its index, which pins bs (the bucket keeps the rest) */
         const char *type = strchr(r->fused.error, ':');
         size_t n = type == NULL ? strlen(r->fused.error) : (size_t)(type - r->fused.error) + 2 +
-                                                               strcspn(type + 2, ":");
+                                                               strcspn(type + 2, ":[");
         snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), r->fused.error);
     } else if (r->verdict.status == GM_STATUS_FUSED_OUT_OF_BOUNDS && r->fused.error != NULL) {
         size_t n = strcspn(r->fused.error, "[");

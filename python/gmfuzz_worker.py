@@ -117,6 +117,22 @@ def _text(e):
         return "<unprintable " + type(e).__name__ + ">"
 
 
+def first_frame(e, path):
+    """"[FILE:LINE FUNCTION] " of the innermost frame of e's traceback in the file `path` (the
+    target's own module), or "" when none is: how gmfuzz buckets a raise (docs/TARGETS.md)."""
+    if not path:
+        return ""
+    found, tb = None, e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if os.path.abspath(code.co_filename) == path:
+            found = (code.co_name, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return ""
+    return "[%s:%d %s] " % (os.path.basename(path), found[1], found[0])
+
+
 def type_name(e):
     """The exception's type: builtins unqualified, else qualified with its module."""
     t = type(e)
@@ -228,12 +244,13 @@ def start(args, channel):
              "device": args.device, "torch": str(torch.__version__),
              "jit": watch.attach(imported_jit)}
     channel.send(HELLO, json.dumps(hello).encode("utf-8"))
-    return torch, function, watch
+    return torch, function, watch, path if args.role == "fused" else None
 
 
 class Runner:
-    def __init__(self, torch, function, device, channel, watch=None):
+    def __init__(self, torch, function, device, channel, watch=None, target_file=None):
         self.torch, self.function, self.channel = torch, function, channel
+        self.target_file = target_file  # a raise names its innermost frame in this file
         self.watch = watch  # worker_jit.Watch: the JIT messages of each call
         self.cuda = device == "cuda"
         self.arena = Arena(torch, device)
@@ -324,7 +341,9 @@ class Runner:
         for run in runs:
             self.run_shape(calls, tensors, run, raised)
         times.mark("graphs")
-        self.finish_batch(arena, 0, out_end)
+        # the plain calls' inputs come back with their outputs: a staged CALL_PLACED leaves
+        # both in the block (answer), where gmfuzz checks that the inputs are as it sent them
+        self.finish_batch(arena, 0, out_end if block is None else plain_end)
         times.mark("sync")
         self.answer(calls, tensors, raised, block)
         times.mark("answer")
@@ -333,20 +352,20 @@ class Runner:
     def run_in_place(self, payload):
         """CALL_PLACED with the tensors used where gmfuzz placed them: views of the block on
         the CPU, of its device mirror on CUDA (the bytes the batch spans copied there, then
-        the span of its OUT tensors back); the outputs are left in the block; no staging."""
+        back: the outputs, and what the input tensors hold, which gmfuzz checks against what
+        it sent, docs/TARGETS.md "Inputs are read-only"); the outputs are left in the block;
+        no staging."""
         times = self.times
         calls, tensors = decode_call(payload, False, self.block)
-        end, out_begin, out_end = 0, len(self.block), 0
+        end = 0
         for t in tensors:
             t.append(t[5])
             end = max(end, t[5] + t[6])
-            if t[2] == K_OUT and t[6]:
-                out_begin, out_end = min(out_begin, t[5]), max(out_end, t[5] + t[6])
         times.mark("decode")
         raised, arena = {}, self.block_arena
         self.run_plain(calls, tensors, range(len(calls)), 0, end, raised, arena)
         times.mark("calls")
-        self.finish_batch(arena, out_begin, out_end)
+        self.finish_batch(arena, 0, end)
         times.mark("sync")
         self.answer(calls, tensors, raised, self.block, in_place=True)
         times.mark("answer")
@@ -474,18 +493,18 @@ class Runner:
         except Exception as e:
             self.device_error("replay of a CUDA graph", e)
 
-    @staticmethod
-    def raised_bytes(e):
+    def raised_bytes(self, e):
         what = type_name(e).encode("utf-8", "replace")
-        text = _text(e).encode("utf-8", "replace")
+        text = (first_frame(e, self.target_file) + _text(e)).encode("utf-8", "replace")
         if len(text) > MESSAGE_MAX:
             text = text[:MESSAGE_MAX].decode("utf-8", "ignore").encode("utf-8")
         return b"\1" + U32.pack(len(what)) + what + U32.pack(len(text)) + text
 
     def answer(self, calls, tensors, raised, block=None, in_place=False):
         """RETURN: every call's OUT tensors from the host arena, or what it raised. With
-        `block` (CALL_PLACED), RETURN_PLACED: the OUT tensors go back to their places in
-        the block instead, unless the calls ran `in_place` there."""
+        `block` (CALL_PLACED), RETURN_PLACED: the OUT tensors, and what the IN tensors hold
+        after the call, go back to their places in the block instead, unless the calls ran
+        `in_place` there."""
         data, host = self.arena.host_bytes, self.arena.host_ptr
         holder = None
         if block is not None and not in_place:
@@ -493,19 +512,21 @@ class Runner:
         base, memmove = 0 if holder is None else ctypes.addressof(holder), ctypes.memmove
         parts = [U32.pack(len(calls))]
         append = parts.append
-        for index, (kwargs, out, _key, _first, _last) in enumerate(calls):
+        for index, (kwargs, out, _key, first, last) in enumerate(calls):
             e = raised.get(index)
             if e is not None:
                 append(self.raised_bytes(e))
                 continue
             append(b"\0")
-            for k in out:
-                t = tensors[k]
-                if block is None:
+            if block is None:
+                for k in out:
+                    t = tensors[k]
                     append(U64.pack(t[6]))
                     append(data[t[7]:t[7] + t[6]])
-                elif holder is not None and t[6]:
-                    memmove(base + t[5], host + t[7], t[6])
+            elif holder is not None:
+                for t in tensors[first:last]:
+                    if t[6] and t[2] != K_HOST:
+                        memmove(base + t[5], host + t[7], t[6])
         del holder
         for call in calls:
             call[0].clear()  # the arena views go now, not when the next batch comes
@@ -521,8 +542,8 @@ def main(argv=None):
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     args = parser.parse_args(argv)
     channel = Channel(args.fd)
-    torch, function, watch = start(args, channel)
-    runner = Runner(torch, function, args.device, channel, watch)
+    torch, function, watch, target_file = start(args, channel)
+    runner = Runner(torch, function, args.device, channel, watch, target_file)
     try:
         while True:
             message = channel.receive()

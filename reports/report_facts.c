@@ -142,6 +142,11 @@ void report_facts_verdict(const report_view *v, char *out, size_t size) {
                  v->n_new == 1 ? "" : "s", buckets, buckets == 1 ? "" : "s");
     } else if (v->n_new > 0) {
         snprintf(out, size, "%zu new signature%s", v->n_new, v->n_new == 1 ? "" : "s");
+    } else if (v->run->campaign.present && v->run->campaign.problem != NULL) {
+        /* A campaign with a problem checked less than it was asked to
+         * (campaign_checked.h): no clean bill. */
+        snprintf(out, size, "nothing new in what was checked (problem: %.300s)",
+                 v->run->campaign.problem);
     } else if (v->run->n_sigs > 0) {
         snprintf(out, size, "nothing new");
     } else {

@@ -20,7 +20,9 @@ typedef struct {
  * folder of reproducers); returns how many were written. */
 size_t report_facts_list(const report_view *v, report_fact out[REPORT_FACTS_MAX]);
 
-/* "3 new signatures", "nothing new", "nothing found" (no failing input). */
+/* "3 new signatures", "nothing new", "nothing found" (no failing input);
+ * "nothing new in what was checked (problem: ...)" for a campaign that had
+ * a problem (it may have checked nothing at all). */
 void report_facts_verdict(const report_view *v, char *out, size_t size);
 
 /* "12 signatures in 40 failing inputs; 3 new, 9 known (2 triaged as bug

@@ -197,3 +197,24 @@ if(NOT GMFUZZ_SANITIZE AND GMFUZZ_FAULT STREQUAL "")
                          LABELS efficacy SKIP_RETURN_CODE 77 TIMEOUT 900)
   endforeach()
 endif()
+
+# Nothing is green that did not run (issue 24 item 1): --cases cut short by
+# --time is exit 4 (a builtin:cpu job cannot check 10^8 cases in 3 s).
+gmfuzz_cli_test(sweep_cases_cut_by_time 4 "problem: --cases 100000000 was cut short by --time 3: job-0 checked"
+                "sweep|--target|builtin:cpu|--cases|100000000|--time|3|--jobs|1|--no-minimize|--out|${CMAKE_CURRENT_BINARY_DIR}/campaign-cases-cut")
+# ... and an agree that checked nothing is exit 5, as a replay of no document.
+set(GMFUZZ_EMPTY_DIR ${CMAKE_CURRENT_BINARY_DIR}/data/empty)
+file(MAKE_DIRECTORY ${GMFUZZ_EMPTY_DIR})
+gmfuzz_cli_test(agree_nothing_checked 5 "gmfuzz agree: nothing was checked"
+                "agree|--backends|cpu,cpu|${GMFUZZ_EMPTY_DIR}")
+# A target's processes end with the campaign (issue 24 item 4): a helper it
+# starts in a session of its own is gone after the campaign, with and without
+# a target hub.
+foreach(hubs 0 1)
+  add_test(NAME campaign.helpers_end_with_it_hubs${hubs}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/campaign_helpers.sh ${campaign_python}
+                   $<TARGET_FILE:gmfuzz> ${CMAKE_CURRENT_SOURCE_DIR}/data/python/hostile_target.py
+                   ${CMAKE_CURRENT_BINARY_DIR}/campaign-helpers-hubs${hubs} ${hubs})
+  set_tests_properties(campaign.helpers_end_with_it_hubs${hubs} PROPERTIES
+                       LABELS "cli;campaign;python" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()

@@ -37,4 +37,7 @@ gmfuzz_test(test_wire_case SOURCES test_wire_case.c LIBS gmfuzz_harness ARGS ${G
 # skipped, links to files taken, links to folders (loops) never followed.
 gmfuzz_test(test_paths SOURCES test_paths.c LIBS gmfuzz_harness ARGS ${CMAKE_CURRENT_BINARY_DIR}/paths)
 gmfuzz_test(test_hub SOURCES test_hub.c LIBS gmfuzz_harness)
+# Inputs are read-only (harness_inputs.h) and which file is a raw input (issue 24 items 2, 3).
+gmfuzz_test(test_inputs SOURCES test_inputs.c LIBS gmfuzz_fuzz gmfuzz_triage gmfuzz_harness
+            LABELS triage)
 gmfuzz_test(test_gen SOURCES test_gen.c LIBS gmfuzz_harness)

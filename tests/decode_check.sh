@@ -13,6 +13,7 @@ for seed in "$seeds"/*; do
   "$gmfuzz" decode "$seed" -o "$out/a.json" || { echo "FAIL: decode $seed"; exit 1; }
   "$gmfuzz" decode "$seed" > "$out/b.json" || { echo "FAIL: decode $seed to stdout"; exit 1; }
   "$gmfuzz" decode "$out/a.json" -o /dev/null || { echo "FAIL: decode of any bytes"; exit 1; }
+  [ -c /dev/null ] || { echo "FAIL: decode -o /dev/null replaced /dev/null with a file"; exit 1; }
   cmp -s <("$gmfuzz" run --json "$out/a.json") <("$gmfuzz" run --json "$out/b.json") ||
     { echo "FAIL: $seed decodes to two cases"; exit 1; }
   cmp -s <("$gmfuzz" run --json "$seed") <("$gmfuzz" run --json "$out/a.json") ||

@@ -16,6 +16,7 @@ import glob
 import hashlib
 import importlib.util
 import os
+import re
 import struct
 import sys
 
@@ -58,9 +59,14 @@ def protocol():
 
     w = wc.Worker("fused", target, "raises_long", "cpu")
     r = w.run([call])[0]
-    check(r[0] == "raised" and r[1] == "protocol_target.PlantedError"
-          and r[2] == "\u00e9" * 1000, "raised: module-qualified type, message cut to 2000 "
-          "bytes on a character boundary: %r" % ((r[0], r[1], len(r[2])),))
+    # The message starts with the raise's innermost frame in the target's file (gmfuzz
+    # buckets a raise by it), and all of it is cut to 2000 bytes on a character boundary.
+    frame = re.match(r"\[protocol_target\.py:\d+ raises_long\] ", r[2] if r[0] == "raised" else "")
+    rest = r[2][frame.end():] if frame else ""
+    check(r[0] == "raised" and r[1] == "protocol_target.PlantedError" and frame is not None
+          and rest == "\u00e9" * len(rest) and 1998 <= len(r[2].encode("utf-8")) <= 2000,
+          "raised: module-qualified type, its frame, message cut to 2000 "
+          "bytes on a character boundary: %r" % ((r[0], r[1], r[2][:60], len(r[2])),))
     w.sock.shutdown(1)  # EOF
     check(w._reap() == "exited with status 0", "EOF: exit 0")
 
@@ -69,8 +75,9 @@ def protocol():
                                                  "decode_basic.json"))[0],
                          req_pool_indices=[0, 1, 0], seq_lens=[1, 1, 1]))
     r = w.run([call, wc.Call(three.fused_args()), call])
-    check([x[0] for x in r] == ["returned", "raised", "returned"] and r[1][1:] == ("IndexError",
-          "three") and r[2][1]["cache_seqlens"] == [2, 2], "a batch goes on past a raise: %r" % (r,))
+    check([x[0] for x in r] == ["returned", "raised", "returned"] and r[1][1] == "IndexError"
+          and re.fullmatch(r"\[protocol_target\.py:\d+ raises_on_three\] three", r[1][2])
+          and r[2][1]["cache_seqlens"] == [2, 2], "a batch goes on past a raise: %r" % (r,))
     w.stop()
 
     w = wc.Worker("fused", target, "exits", "cpu")

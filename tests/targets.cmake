@@ -138,6 +138,50 @@ gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|
                         --batch 8 --time 300 --no-minimize
                         --out ${GMFUZZ_TARGETS_OUT}/survives_raise_staged)
 
+# Inputs are read-only (docs/TARGETS.md, "Inputs are read-only"): a target that returns the
+# right outputs and then changes seq_lens[0] or req_to_token[0][0] is found as
+# target_wrote_input, its bucket naming the input and the element; used in place (the
+# worker's tensors are views of the shared block), staged (GMFUZZ_WORKER_IN_PLACE=0: the
+# worker copies what its input tensors hold back) and through a target hub. Every call with
+# rows writes, so the first batch finds it: no schedule or machine speed decides.
+gmfuzz_target_test(writes_seq_lens_found 1 "bucket: target_wrote_input\\|seq_lens\\|\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_seq_lens
+                   ARGS sweep ${TORCH_CPU} --cases 200 --jobs 1 --seed 5 --time 120 --stop-on-new
+                        --out ${GMFUZZ_TARGETS_OUT}/writes_seq_lens_found)
+gmfuzz_target_test(writes_req_to_token_found 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_req_to_token GMFUZZ_WORKER_IN_PLACE=0
+                   ARGS sweep ${TORCH_CPU} --cases 200 --jobs 1 --seed 5 --time 120 --stop-on-new
+                        --no-minimize --out ${GMFUZZ_TARGETS_OUT}/writes_req_to_token_found)
+gmfuzz_target_test(hub_writes_input_found 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   ENV GMFUZZ_TORCH_FAULT=writes_req_to_token
+                   ARGS sweep ${TORCH_CPU} --hubs 1 --jobs 2 --cases 200 --seed 5 --time 120
+                        --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/hub_writes_input)
+
+# The same for a lib: target (tests/data/lib/host_target.c: the C ABI and a CUDA runtime
+# over host memory, so no GPU is needed): its worker downloads the inputs after the launch;
+# directly and through a target hub. And without a fault it is no finding at all.
+add_library(gmfuzz_test_host_target MODULE data/lib/host_target.c
+            ${PROJECT_SOURCE_DIR}/kernel/fused_cpu.c ${PROJECT_SOURCE_DIR}/kernel/fused_params.c)
+target_include_directories(gmfuzz_test_host_target PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
+set_target_properties(gmfuzz_test_host_target PROPERTIES C_VISIBILITY_PRESET hidden PREFIX "")
+gmfuzz_c_target(gmfuzz_test_host_target)
+set(HOST_LIB lib:$<TARGET_FILE:gmfuzz_test_host_target>)
+gmfuzz_target_test(lib_clean 0 "ran .*: 400 execs" LABELS lib ENV REQUIRE=none
+                   ARGS sweep --target ${HOST_LIB} --cases 400 --jobs 1 --seed 5 --time 120
+                        --no-minimize --out ${GMFUZZ_TARGETS_OUT}/lib_clean)
+gmfuzz_target_test(lib_writes_input 1 "bucket: target_wrote_input\\|seq_lens\\|\\[0\\]"
+                   LABELS lib ENV REQUIRE=none GMFUZZ_LIB_FAULT=writes_seq_lens
+                   ARGS sweep --target ${HOST_LIB} --cases 200 --jobs 1 --seed 5 --time 120
+                        --stop-on-new --out ${GMFUZZ_TARGETS_OUT}/lib_writes_input)
+gmfuzz_target_test(lib_writes_input_hub 1
+                   "bucket: target_wrote_input\\|req_to_token\\|\\[0\\]\\[0\\]"
+                   LABELS lib ENV REQUIRE=none GMFUZZ_LIB_FAULT=writes_req_to_token
+                   ARGS sweep --target ${HOST_LIB} --hubs 1 --jobs 2 --cases 200 --seed 5
+                        --time 120 --stop-on-new --no-minimize
+                        --out ${GMFUZZ_TARGETS_OUT}/lib_writes_input_hub)
+
 # A compile is not execution, and a crash or a hang is a finding once it happens again
 # (docs/TARGETS.md, "Compiles and loads"): tests/data/python/jit_target.py reports its
 # 3 s "compile" of the 3-row kernel (no hang at a 1 s limit), silent_target.py does not
@@ -238,3 +282,47 @@ add_test(NAME targets.placement_record
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/placement_check.py $<TARGET_FILE:gmfuzz>
                  ${GMFUZZ_TARGETS_OUT}/placement)
 set_tests_properties(targets.placement_record PROPERTIES LABELS cli TIMEOUT 120)
+
+# Nothing is green that did not run (issue 24 item 1): the hostile target
+# (tests/data/python/hostile_target.py) takes 40 s to import, or blocks. A
+# campaign whose jobs checked no case, or that spent most of its time on one
+# unanswered call, exits 4 and says why; a target that does not start within
+# --target-start-timeout is an infrastructure failure named as such.
+set(HOSTILE_TARGET python:${CMAKE_CURRENT_SOURCE_DIR}/data/python/hostile_target.py)
+set(HOSTILE_SWEEP sweep --target ${HOSTILE_TARGET} --target-device cpu --jobs 1 --no-minimize)
+gmfuzz_target_test(slow_start_checks_nothing 4
+                   "problem: the jobs checked no case: the budget ended while job-0's target had not finished its start-up"
+                   ENV GMFUZZ_HOSTILE_IMPORT_S=40
+                   ARGS ${HOSTILE_SWEEP} --time 15 --out ${GMFUZZ_TARGETS_OUT}/slow_start_checks_nothing)
+gmfuzz_target_test(start_timeout_is_infrastructure 4
+                   "problem: target did not start within 3 s [(]--target-start-timeout[)]: job-0 gave up"
+                   ENV GMFUZZ_HOSTILE_IMPORT_S=40
+                   ARGS ${HOSTILE_SWEEP} --time 60 --target-start-timeout 3
+                        --out ${GMFUZZ_TARGETS_OUT}/start_timeout_is_infrastructure)
+gmfuzz_target_test(start_timeout_is_infrastructure_hub 4
+                   "target did not start within 3 s [(]--target-start-timeout[)]: target hub 0"
+                   ENV GMFUZZ_HOSTILE_IMPORT_S=40
+                   ARGS ${HOSTILE_SWEEP} --hubs 1 --time 60 --target-start-timeout 3
+                        --out ${GMFUZZ_TARGETS_OUT}/start_timeout_is_infrastructure_hub)
+# Every call blocks: whatever the machine's speed, no case is checked in 15 s
+# (the 10 s call limit runs out, but the hang's re-run has the 300 s compile limit).
+gmfuzz_target_test(blocked_call_checks_nothing 4 "problem: the jobs checked no case"
+                   ENV GMFUZZ_HOSTILE_BLOCK=all
+                   ARGS ${HOSTILE_SWEEP} --time 15 --out ${GMFUZZ_TARGETS_OUT}/blocked_call_checks_nothing)
+# Calls past the 200th block: the first batches are answered, then one call
+# takes the rest of the 45 s (its limit is 300 s): most of the time the target
+# had since its start-up, however long that start-up took on a loaded machine.
+gmfuzz_target_test(blocked_most_of_budget 4
+                   "problem: most of the budget went into one unanswered wait: job-0 had waited"
+                   ENV GMFUZZ_HOSTILE_BLOCK=after:200
+                   ARGS ${HOSTILE_SWEEP} --time 45 --target-timeout 300
+                        --out ${GMFUZZ_TARGETS_OUT}/blocked_most_of_budget)
+if(GMFUZZ_FUZZ_ACTIVE)
+  # In a libFuzzer job the inputs the model finds out of bounds are checked
+  # without the target: either nothing was checked, or the target never answered.
+  gmfuzz_target_test(fuzz_blocked_target_checks_nothing 4
+                     "problem: (the jobs checked no case|the target never answered a call)"
+                     LABELS fuzz ENV GMFUZZ_HOSTILE_BLOCK=all
+                     ARGS fuzz --target ${HOSTILE_TARGET} --target-device cpu --jobs 1 --time 15
+                          --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_blocked_target_checks_nothing)
+endif()

@@ -3,7 +3,8 @@
 # worker (docs/TARGETS.md). Skips (77) when the test interpreter has no torch.
 #   targets_check.sh PYTHON GMFUZZ OUT (a folder the args may use; OUT.log the output) EXPECT_RC EXPECT_REGEX [ENV=V...] -- gmfuzz args...
 # REQUIRE=cuda among the ENVs (not passed on): skips unless torch sees a CUDA
-# device; REQUIRE=triton: and Triton imports too.
+# device; REQUIRE=triton: and Triton imports too; REQUIRE=none: no torch needed
+# (lib: targets).
 set -u
 python="$1" gmfuzz="$2" out="$3" want_rc="$4" want="$5"
 shift 5
@@ -11,6 +12,7 @@ envs=()
 probe="import torch"
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
   case "$1" in
+    REQUIRE=none) probe="pass" ;;
     REQUIRE=cuda) probe="import torch; assert torch.cuda.is_available()" ;;
     REQUIRE=triton) probe="import torch, triton; assert torch.cuda.is_available()" ;;
     *) envs+=("$1") ;;

@@ -211,6 +211,38 @@ static void test_listed_buckets(void) {
     triage_baseline_free(b);
 }
 
+/* Keys written before issue 23 still cover what they covered: a target
+ * class's bare key all its buckets, an absolute scan range the relative
+ * keys whose first row lies in it (not @last, which names no row). */
+static void test_old_bucket_keys(void) {
+    static const char text[] =
+        "{\"format\": \"gmfuzz-known-v1\",\n"
+        " \"buckets\": [{\"bucket\": \"target_deviates|-|-\", \"decision\": \"wontfix\",\n"
+        "               \"explanation\": \"a vendor's kernel\"},\n"
+        "              {\"bucket\": \"cu_seqlens_k|live@rows<256|value\",\n"
+        "               \"decision\": \"bug\", \"explanation\": \"issue 12\"}]}\n";
+    triage_baseline *b = NULL;
+    gm_error err = {0};
+    char path[512];
+    CHECK(load_text("old_buckets.json", text, &b, &err, path, sizeof path));
+    if (b == NULL) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    triage_finding f = finding(GM_STATUS_TARGET_FAILED, BIT(TRIAGE_CLASS_TARGET_DEVIATES), 0);
+    triage_baseline_entry e;
+    snprintf(f.bucket, sizeof f.bucket, "target_deviates:page_table|live|off_by_one=legacy");
+    triage_baseline_lookup(b, &f, &e);
+    CHECK(e.known && e.by_bucket && e.decision == TRIAGE_DECISION_WONTFIX);
+    f = finding(GM_STATUS_MISMATCH, BIT(TRIAGE_CLASS_UNCLASSIFIED), BIT(GM_BUF_CU_SEQLENS_K));
+    snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@edge32|value");
+    triage_baseline_lookup(b, &f, &e);
+    CHECK(e.known && e.by_bucket && e.decision == TRIAGE_DECISION_BUG);
+    snprintf(f.bucket, sizeof f.bucket, "cu_seqlens_k|live@last|value");
+    CHECK(!triage_baseline_is_known(b, &f));
+    triage_baseline_free(b);
+}
+
 #define BUCKET(k) "{\"bucket\": \"" k "\", \"decision\": \"accepted\", \"explanation\": \"x\"}"
 
 static void test_malformed_buckets(void) {
@@ -266,6 +298,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_shipped_baseline);
     GM_RUN(test_empty_baseline);
     GM_RUN(test_listed_buckets);
+    GM_RUN(test_old_bucket_keys);
     GM_RUN(test_malformed_buckets);
     GM_RUN(test_listed_signatures);
     GM_RUN(test_malformed_document);

@@ -436,10 +436,12 @@ static void test_buckets(void) {
     negative_mapping_case(&c);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_negative_mapping_divided,
                   "page_tables|live|value");
-    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
-    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2); /* one row: the last (test_buckets.c) */
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@last|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 1, 2);
     c.init[GM_BUF_CU_SEQLENS_K] = (gm_init){GM_INIT_FILL, 9, NULL, 0};
+    EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@last|value");
+    tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 3, 2);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_first_row, "cu_seqlens_k|live@rows<32|value");
     tc_case(&c, GM_MODE_DECODE, 1, 2, 1, 48, 2);
     EXPECT_BUCKET(&c, GM_COMPARE_LIVE, tamper_scan_row_40, "cu_seqlens_k|live@rows<256|value");

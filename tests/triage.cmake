@@ -2,6 +2,8 @@
 # Included from tests/CMakeLists.txt (gmfuzz_test, gmfuzz_cli_test, D).
 gmfuzz_test(test_classify SOURCES test_classify.c LIBS gmfuzz_triage LABELS triage
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors)
+# Buckets that hold still, buckets of targets, keys of the old form (issue 23).
+gmfuzz_test(test_buckets SOURCES test_buckets.c LIBS gmfuzz_triage LABELS triage)
 gmfuzz_test(test_baseline SOURCES test_baseline.c LIBS gmfuzz_triage LABELS triage
             ARGS ${PROJECT_SOURCE_DIR}/corpus/known.json ${CMAKE_CURRENT_BINARY_DIR})
 gmfuzz_test(test_signature SOURCES test_signature.c LIBS gmfuzz_triage LABELS triage

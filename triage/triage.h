@@ -77,6 +77,7 @@ typedef enum {
     TRIAGE_CLASS_TARGET_CRASHED,
     TRIAGE_CLASS_TARGET_HUNG,
     TRIAGE_CLASS_TARGET_DEVIATES, /* returned other buffers than gmfuzz's fused model */
+    TRIAGE_CLASS_TARGET_WROTE_INPUT, /* changed an input buffer (a target or a GPU backend) */
     /* the C reference and real PyTorch disagree (--reference python:...);
      * no baseline accepts it */
     TRIAGE_CLASS_REFERENCE_DRIFT,

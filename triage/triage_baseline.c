@@ -19,6 +19,7 @@
 #include "gm_json_tree.h"
 #include "gm_jsonint.h"
 #include "gm_textfile.h"
+#include "triage_bucket.h"
 
 #define TRIAGE_BASELINE_FORMAT "gmfuzz-known-v1"
 /* A baseline is a short hand-written list; anything bigger is a mistake. */
@@ -401,7 +402,7 @@ void triage_baseline_lookup(const triage_baseline *b, const triage_finding *f,
         }
     }
     for (size_t k = 0; f->bucket[0] != '\0' && k < b->n_buckets; k++) {
-        if (strcmp(b->buckets[k].signature, f->bucket) == 0) {
+        if (triage_bucket_covers(b->buckets[k].signature, f->bucket)) {
             out->known = true;
             out->by_bucket = true;
             out->decision = b->buckets[k].decision;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "triage.h"
+#include "triage_target.h"
 #include "gm_oracle.h"
 
 void triage_bucket_seen_init(triage_bucket_seen *s) {
@@ -56,6 +57,9 @@ void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, s
         s->first_width = width;
         s->first_shape = width == 0; /* the buffers' shapes differ: no element to point at */
     }
+    if (id == s->first_id) {
+        s->last_flat = flat; /* the elements come in row-major order */
+    }
     if (id == s->first_id && width > 0) {
         int rel = triage_bucket_relation(id, got, want, prior);
         s->relation = rel > s->relation ? rel : s->relation;
@@ -81,17 +85,43 @@ static const char *triage_bucket_what(const gm_case *c, gm_buf_id id) {
     if (id == GM_BUF_PAGE_TABLE || id == GM_BUF_SWA_PAGE_TABLE) {
         return "page_tables"; /* one row program writes both from one token */
     }
+    return triage_bucket_buffer_name(c, id);
+}
+
+const char *triage_bucket_buffer_name(const gm_case *c, gm_buf_id id) {
     return id == GM_BUF_CU_SEQLENS_Q ? triage_bucket_q_path(c->mode) : gm_buf_name(id);
 }
 
 /* ---- where: the region of the first unexplained element ----------------- */
 
-/* The scan's row at the GPU's edges: a warp (32), a block (256), 1024. */
-static const char *triage_bucket_rows(size_t row) {
-    return row < 32     ? "@rows<32"
-           : row < 256  ? "@rows<256"
-           : row < 1024 ? "@rows<1024"
-                        : "@rows>=1024";
+/* The block edges of a scan on the GPU: a warp (32), the blocks of 256 to
+ * 4096 rows that scan programs use. */
+static const size_t triage_bucket_edges[] = {32, 256, 512, 1024, 2048, 4096};
+#define TRIAGE_BUCKET_EDGES (sizeof triage_bucket_edges / sizeof triage_bucket_edges[0])
+
+/* Relative to the case, so that one fault keeps one key whatever bs is:
+ * only the last row ("@last", however many rows there are: a fault of the
+ * last row shows at bs 1 too), else the first row at a block edge
+ * ("@edge1024": a carry lost there shows at that row, whatever bs), else
+ * the block range of the first row ("@rows<32" ... "@rows>=4096"). */
+void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, char *out, size_t size) {
+    if (first == last && last + 1 == rows) {
+        snprintf(out, size, "@last");
+        return;
+    }
+    for (size_t k = 0; k < TRIAGE_BUCKET_EDGES; k++) {
+        if (first == triage_bucket_edges[k]) {
+            snprintf(out, size, "@edge%zu", first);
+            return;
+        }
+    }
+    for (size_t k = 0; k < TRIAGE_BUCKET_EDGES; k++) {
+        if (first < triage_bucket_edges[k]) {
+            snprintf(out, size, "@rows<%zu", triage_bucket_edges[k]);
+            return;
+        }
+    }
+    snprintf(out, size, "@rows>=%zu", triage_bucket_edges[TRIAGE_BUCKET_EDGES - 1]);
 }
 
 static size_t triage_bucket_num_out_tokens(const gm_case *c) {
@@ -123,7 +153,9 @@ static void triage_bucket_where(const gm_case *c, const harness_run_result *r,
         if (flat == 0) {
             snprintf(out, size, "head");
         } else {
-            snprintf(out, size, "live%s", triage_bucket_rows(flat - 1));
+            char rows[32];
+            triage_bucket_scan_rows(flat - 1, s->last_flat - 1, c->bs, rows, sizeof rows);
+            snprintf(out, size, "live%s", rows);
         }
         break;
     default: snprintf(out, size, "live"); break;
@@ -184,16 +216,40 @@ static void triage_bucket_error_head(const char *error, bool raise, char *out, s
     out[n] = '\0';
 }
 
-void triage_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
-                                    size_t size) {
+/* "target_wrote_input: seq_lens[3]: sent ..." -> "seq_lens" and "[3]": which
+ * input, and its first changed element. */
+static void triage_bucket_wrote_input(const char *error, char *what, size_t what_size,
+                                      char *where, size_t where_size) {
+    const char *colon = error != NULL ? strstr(error, ": ") : NULL;
+    const char *from = colon != NULL ? colon + 2 : "";
+    int n = (int)strcspn(from, "[:|");
+    int m = from[n] == '[' ? (int)strcspn(from + n, ":|") : 0;
+    snprintf(what, what_size, "%.*s", n > 0 ? n : 1, n > 0 ? from : "-");
+    snprintf(where, where_size, "%.*s", m > 0 ? m : 1, m > 0 ? from + n : "-");
+}
+
+void triage_bucket_write_uncompared(const gm_case *c, const harness_run_result *r, triage_class k,
+                                    char *out, size_t size) {
+    const char *class_name = triage_class_name(k);
     char head[96];
+    if (k == TRIAGE_CLASS_TARGET_RAISED || k == TRIAGE_CLASS_TARGET_CRASHED ||
+        k == TRIAGE_CLASS_TARGET_HUNG || k == TRIAGE_CLASS_TARGET_DEVIATES) {
+        triage_target_bucket(c, r, k, out, size);
+        return;
+    }
+    if (k == TRIAGE_CLASS_TARGET_WROTE_INPUT) {
+        char where[64];
+        triage_bucket_wrote_input(r->fused.error, head, sizeof head, where, sizeof where);
+        snprintf(out, size, "%s|%s|%s", class_name, head, where);
+        return;
+    }
     if (strcmp(class_name, "legacy_raises") == 0) {
         triage_bucket_error_head(r->reference.error, true, head, sizeof head);
     } else if (strcmp(class_name, "fused_out_of_bounds") == 0 ||
                strcmp(class_name, "unclassified") == 0) {
         triage_bucket_error_head(r->fused.error, false, head, sizeof head);
     } else {
-        snprintf(head, sizeof head, "-"); /* targets and drift: the class says it */
+        snprintf(head, sizeof head, "-"); /* drift: the class says it */
     }
     snprintf(out, size, "%s|%s|-", class_name, head);
 }

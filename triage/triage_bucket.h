@@ -20,8 +20,13 @@
  *            (swa_out_cache_loc below num_out_tokens, or not), "head"
  *            (element 0 of a cu_seqlens buffer), "shape" (the buffers'
  *            shapes differ); for the scans (cu_seqlens_k, cu_seqlens_q)
- *            also its row at the GPU's block edges, "@rows<32",
- *            "@rows<256", "@rows<1024", "@rows>=1024"
+ *            also its rows relative to the case, so that one fault keeps
+ *            one key whatever bs (issue 23): "@last" (only the last row
+ *            differs), else "@edgeN" (the first row that differs is a
+ *            block edge N: 32, 256, 512, 1024, 2048, 4096), else that
+ *            row's block range, "@rows<32" ... "@rows<4096", "@rows>=4096"
+ *            (keys of the older absolute form, "@rows<1024" and
+ *            "@rows>=1024", still cover theirs: triage_bucket_covers)
  *     how    what the fused side wrote against what it should have
  *            written (the prediction of triage_predict, else the reference's
  *            value), over every unexplained element of that buffer:
@@ -35,13 +40,16 @@
  *   a run whose buffers were not compared:
  *     "<class>|<detail>|-": the class (legacy_raises, fused_out_of_bounds,
  *     unclassified for an out-of-bounds access with no broken
- *     precondition, target_*, reference_drift) and what the error names
- *     (the raise's kind and step, the buffer accessed out of bounds)
+ *     precondition, reference_drift) and what the error names (the
+ *     raise's kind and step, the buffer accessed out of bounds);
+ *     "target_wrote_input|<input>|<first changed element>", e.g.
+ *     "target_wrote_input|req_to_token|[0][0]"; an external target's
+ *     other failures (target_*) have keys of their own, triage_target.h
  *   every difference explained:
  *     "class:<class>|<buffer>|predicted": the class and buffer of the first
  *     difference
  *
- * e.g. "cu_seqlens_k|live@rows<32|value",
+ * e.g. "cu_seqlens_k|live@rows<32|value", "cu_seqlens_q(cumsum)|live@last|value",
  *      "page_tables|live|0_or_unwritten", "swa_out_cache_loc|padding|-1",
  *      "unclassified|read swa_mapping|-",
  *      "class:stale_tail|page_table|predicted".
@@ -64,6 +72,7 @@ typedef struct {
     bool have_first;        /* `first_*` name the first unexplained element */
     gm_buf_id first_id;
     size_t first_flat;
+    size_t last_flat;       /* the last unexplained element of that buffer */
     size_t first_width;     /* the buffer's row width (1 for a vector) */
     bool first_shape;       /* the first unexplained buffer differs in shape */
     int relation;           /* over that buffer's unexplained elements (triage_bucket.c) */
@@ -84,8 +93,21 @@ void triage_bucket_seen_note(triage_bucket_seen *s, gm_buf_id id, size_t flat, s
 void triage_bucket_write_compared(const gm_case *c, const harness_run_result *r,
                                   const triage_bucket_seen *s, char *out, size_t size);
 
-/* The bucket of a run whose buffers were not compared, of class `class_name`. */
-void triage_bucket_write_uncompared(const harness_run_result *r, const char *class_name, char *out,
-                                    size_t size);
+/* The bucket of a run whose buffers were not compared, of class `k`
+ * (an external target's failure: triage_target.h). */
+void triage_bucket_write_uncompared(const gm_case *c, const harness_run_result *r, triage_class k,
+                                    char *out, size_t size);
+
+/* A buffer's name in a key: cu_seqlens_q with its path in the mode. */
+const char *triage_bucket_buffer_name(const gm_case *c, gm_buf_id id);
+
+/* The "@..." part of a scan's region: rows `first` to `last` (0-based, the
+ * first and last that differ) of `rows` (bs), relative to the case. */
+void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, char *out, size_t size);
+
+/* Whether a key a baseline lists covers the bucket `key`: the same key, or
+ * one of the form written before issue 23 that stands for it (an absolute
+ * scan row range, "<target class>|-|-"; triage_bucket_compat.c). */
+bool triage_bucket_covers(const char *listed, const char *key);
 
 #endif

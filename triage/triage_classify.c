@@ -39,6 +39,7 @@ static const char *const triage_classify_names[TRIAGE_CLASS_COUNT] = {
     "target_crashed",
     "target_hung",
     "target_deviates",
+    "target_wrote_input",
     "reference_drift",
     "unclassified",
 };
@@ -455,14 +456,12 @@ static triage_class triage_classify_uncompared(const gm_case *c, const harness_r
     switch (r->verdict.status) {
     case GM_STATUS_REFERENCE_ERROR: return TRIAGE_CLASS_LEGACY_RAISES;
     case GM_STATUS_REFERENCE_DRIFT: return TRIAGE_CLASS_REFERENCE_DRIFT;
-    case GM_STATUS_TARGET_FAILED:
-        return strncmp(error, GM_TARGET_RAISED_PREFIX, strlen(GM_TARGET_RAISED_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_RAISED
-               : strncmp(error, GM_TARGET_HUNG_PREFIX, strlen(GM_TARGET_HUNG_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_HUNG
-               : strncmp(error, GM_TARGET_DEVIATES_PREFIX, strlen(GM_TARGET_DEVIATES_PREFIX)) == 0
-                   ? TRIAGE_CLASS_TARGET_DEVIATES
-                   : TRIAGE_CLASS_TARGET_CRASHED;
+    case GM_STATUS_TARGET_FAILED: { /* its error starts with its class: "target_hung: ..." */
+        char name[32];
+        triage_class k = TRIAGE_CLASS_TARGET_CRASHED;
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(error, ":"), error);
+        return triage_class_from_name(name, &k) ? k : TRIAGE_CLASS_TARGET_CRASHED;
+    }
     default: break;
     }
     return triage_classify_breaks_precondition(c) ? TRIAGE_CLASS_FUSED_OUT_OF_BOUNDS
@@ -494,7 +493,7 @@ void triage_classify(const gm_case *c, const harness_run_result *r, triage_findi
     default: {
         triage_class k = triage_classify_uncompared(c, r);
         out->classes = 1u << k;
-        triage_bucket_write_uncompared(r, triage_class_name(k), out->bucket, sizeof out->bucket);
+        triage_bucket_write_uncompared(c, r, k, out->bucket, sizeof out->bucket);
         break;
     }
     }
@@ -650,7 +649,8 @@ static bool triage_classify_parse_split(const triage_classify_parse_ctx *p, char
 static gm_status triage_classify_status_of(unsigned classes) {
     const unsigned target_failed =
         (1u << TRIAGE_CLASS_TARGET_RAISED) | (1u << TRIAGE_CLASS_TARGET_CRASHED) |
-        (1u << TRIAGE_CLASS_TARGET_HUNG) | (1u << TRIAGE_CLASS_TARGET_DEVIATES);
+        (1u << TRIAGE_CLASS_TARGET_HUNG) | (1u << TRIAGE_CLASS_TARGET_DEVIATES) |
+        (1u << TRIAGE_CLASS_TARGET_WROTE_INPUT);
     if (classes & (1u << TRIAGE_CLASS_REFERENCE_DRIFT)) {
         return GM_STATUS_REFERENCE_DRIFT;
     }

@@ -1,0 +1,64 @@
+/* campaign_checked: whether a campaign checked what it was asked to, so
+ * that nothing is green that did not run (docs/FUZZING.md, "Exit codes").
+ *
+ * The jobs say how many inputs they checked and how many calls their
+ * target answered (fuzz.h, "stat::gmfuzz_target_checked/answered"), and
+ * when their target finished its start-up; the driver notes, when the
+ * budget ends, how long each job had been waiting on its target since it
+ * last answered (or since the job started, while the target was still
+ * starting). A campaign is then an infrastructure failure (exit 4, the
+ * reason in its problem) when
+ *   - its jobs checked no input at all;
+ *   - its target never answered a call (what was checked, the fused
+ *     model alone checked);
+ *   - `--cases N` was cut short by `--time`;
+ *   - a job spent most of its time, since its target started, waiting on
+ *     one call that had not been answered when the budget ended.
+ * A budget that ends while a call is in flight is said either way. */
+#ifndef CAMPAIGN_CHECKED_H
+#define CAMPAIGN_CHECKED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "campaign_stats.h"
+#include "campaign_worker.h"
+
+/* A wait is "most of the time" past half of the time the job's target had
+ * since its start-up, and at least this long (the jobs say their counts
+ * once a second: shorter waits are their rhythm, not a wait). */
+#define CAMPAIGN_CHECKED_WAIT_MIN_S 5.0
+/* A wait shorter than this at the end is not said at all: the counts come
+ * once a second, so it may be no wait. */
+#define CAMPAIGN_CHECKED_SAY_S 2.0
+
+typedef struct {
+    char job[32];          /* the job that waited longest when the budget ended; "" none */
+    double wait_s;         /* how long it had waited */
+    double target_s;       /* the time its target had had since its start-up */
+    bool starting;         /* its target had not finished its start-up */
+} campaign_checked_wait;
+
+/* At the budget's end (`now`, campaign clock), before the jobs are
+ * stopped: the wait of running job `w`, kept in `c` when it is the
+ * longest so far. */
+void campaign_checked_note(campaign_checked_wait *c, const campaign_worker *w, double now);
+
+typedef struct {
+    const campaign_target_tally *target; /* every run's counts, summed */
+    uint64_t execs;                      /* the engines' own count */
+    const campaign_worker *workers;
+    int n_workers;
+    uint64_t cases;                      /* sweep: --cases N per job; 0: none */
+    double budget_s;
+    bool budget_ended;                   /* not interrupted, not ended at a first finding */
+    bool external;                       /* the target runs outside gmfuzz (python:, lib:) */
+} campaign_checked_facts;
+
+/* The problem, in words, into `out` ("" when there is none); `in_flight`
+ * gets the sentence about a call in flight at the end ("" when none was). */
+void campaign_checked_judge(const campaign_checked_facts *f, const campaign_checked_wait *w,
+                            char *out, size_t size, char *in_flight, size_t in_flight_size);
+
+#endif
