@@ -157,22 +157,7 @@ bool gm_file_append(FILE *out, const char *from) {
     return ok;
 }
 
-/* A device or a FIFO (`-o /dev/null`) is written as it is: a rename onto it
- * would replace it with a regular file (as root, /dev/null itself). */
-static bool gm_file_write_special(const char *path, const void *data, size_t len,
-                                  gm_error *err) {
-    FILE *f = fopen(path, "wb");
-    bool ok = f != NULL && (len == 0 || fwrite(data, 1, len, f) == len);
-    int saved = errno;
-    ok = f != NULL && fclose(f) == 0 && ok;
-    return ok || gm_error_set(err, GM_ERR_IO, "cannot write %s: %s", path, strerror(saved));
-}
-
 bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_error *err) {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        return gm_file_write_special(path, data, len, err);
-    }
     gm_file_atomic a;
     if (!gm_file_atomic_begin(&a, path, err)) {
         return false;
