@@ -34,6 +34,11 @@
 #                    scan that restarts per segment: a region per edge), a pair
 #                    a+b (both planted, -DGMFUZZ_FAULT=a+b) at least 2, and
 #                    "none" 0
+#     --sweep        the engine is `gmfuzz sweep` (harness/harness_gen.c, one
+#                    job, default options) instead of libFuzzer; --runs is
+#                    then its case count (the same seed and count are the
+#                    same cases on any machine, loaded or not); with
+#                    --buckets as above
 #
 # Prints one line per fault:
 #   fault  detected  seconds  execs  signature
@@ -54,6 +59,7 @@ do_build=1
 do_run=1
 check=0
 buckets=0
+sweep=0
 cold=()
 faults=()
 
@@ -70,6 +76,7 @@ while [ $# -gt 0 ]; do
     --check) check=1; shift ;;
     --cold) cold=(--no-seeds --no-dict); shift ;;
     --buckets) buckets=1; shift ;;
+    --sweep) sweep=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "detect_faults: unknown option $1" >&2; exit 2 ;;
     *) faults+=("$1"); shift ;;
@@ -83,6 +90,11 @@ catalogue() {
 if [ ${#faults[@]} -eq 0 ]; then
   mapfile -t faults < <(catalogue)
   faults+=(none)
+fi
+
+if [ "$sweep" = 1 ] && [ "$buckets" = 0 ] && [ "$do_run" = 1 ]; then
+  echo "detect_faults: --sweep counts buckets: give --buckets too" >&2
+  exit 2
 fi
 
 if ! command -v clang >/dev/null 2>&1; then
@@ -230,11 +242,24 @@ detect() {  # fault
 # kernel (as `attributed`); the others are gaps of corpus/known.json.
 bucket_row() { printf '%-40s %7s %7s %10s %8s  %s\n' "$@" | tee -a "$table"; }
 
+# One campaign's command line over the whole budget, no minimizing: the
+# variant's libFuzzer target, or (--sweep) its builtin kernel swept.
+campaign_args() {  # variant, dir
+  if [ "$sweep" = 1 ]; then
+    args=(sweep --jobs 1 --seed "$seed" --time "$time_limit" --no-minimize --out "$2")
+    [ -n "$runs" ] && args+=(--cases "$runs")
+  else
+    args=(fuzz --target "$1/gmfuzz-libfuzzer-cpu" --jobs 1 --seed "$seed"
+          --time "$time_limit" --no-minimize --out "$2" "${cold[@]}")
+    [ -n "$runs" ] && args+=(--runs "$runs")
+  fi
+  return 0
+}
+
 count_buckets() {  # fault
   local fault="$1" dir="$out/$1" variant="$build/variants/$1" rc=0 n=0 theirs=0 sigs first
-  local args=(fuzz --target "$variant/gmfuzz-libfuzzer-cpu" --jobs 1 --seed "$seed"
-              --time "$time_limit" --no-minimize --out "$dir" "${cold[@]}")
-  [ -n "$runs" ] && args+=(--runs "$runs")
+  local args=()
+  campaign_args "$variant" "$dir"
   rm -rf "$dir" "$dir".*
   "$variant/gmfuzz" "${args[@]}" >"$dir.summary" 2>"$dir.stderr" || rc=$?
   if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
