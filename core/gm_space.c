@@ -205,24 +205,26 @@ int64_t gm_space_edge_size(unsigned k) {
 
 const int32_t gm_space_page_sizes[] = {1,  2,  3,  4,  5,   6,   7,   8,   9,   12,  15,  16, 17,
                                        31, 32, 33, 63, 64,  65,  100, 127, 128, 129, 255, 256};
-const size_t gm_space_page_size_count = sizeof(gm_space_page_sizes) / sizeof(gm_space_page_sizes[0]);
+const size_t gm_space_page_size_count =
+    sizeof(gm_space_page_sizes) / sizeof(gm_space_page_sizes[0]);
 
 /* ---- whole rows ---------------------------------------------------------- */
 
-int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t offset, size_t i,
+int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t offset,
                          uint64_t draw) {
-    (void)i;
     int64_t M = ctx->max_context_len;
+    int64_t live = (int64_t)((draw >> 2) % (uint64_t)(M + 1));
     switch (rows) {
     case GM_SPACE_ROWS_EMPTY: return 0;
     case GM_SPACE_ROWS_FULL: return M;
     case GM_SPACE_ROWS_CLASSES:
-        return gm_space_value(GM_SPACE_SEQ, ctx, (unsigned)(draw % gm_space_count(GM_SPACE_SEQ)));
+        return draw & 3 ? live
+                        : gm_space_value(GM_SPACE_SEQ, ctx,
+                                         (unsigned)((draw >> 2) % gm_space_count(GM_SPACE_SEQ)));
     case GM_SPACE_ROWS_SUM_WRAP: return INT32_MAX / (ctx->bs > 0 ? ctx->bs : 1) + 1;
     case GM_SPACE_ROWS_NONPOS:
         /* half the rows at seq_len + offset = 0, -1 or -2, the rest live */
-        return draw & 1 ? -offset - (int64_t)((draw >> 1) % 3)
-                        : (int64_t)((draw >> 1) % (uint64_t)(M + 1));
+        return draw & 1 ? -offset - (int64_t)((draw >> 2) % 3) : live;
     default: return 0;
     }
 }

@@ -88,15 +88,15 @@ extern const size_t gm_space_page_size_count;
 typedef enum {
     GM_SPACE_ROWS_EMPTY,    /* every row 0 */
     GM_SPACE_ROWS_FULL,     /* every row max_context_len */
-    GM_SPACE_ROWS_CLASSES,  /* each row a class of GM_SPACE_SEQ */
+    GM_SPACE_ROWS_CLASSES,  /* a row in four a class of GM_SPACE_SEQ */
     GM_SPACE_ROWS_SUM_WRAP, /* INT32_MAX / bs + 1 each: the running sum passes int32 */
     GM_SPACE_ROWS_NONPOS,   /* some rows with seq_len + seqlen_offset <= 0 */
     GM_SPACE_ROWS_N
 } gm_space_rows;
 
-/* seq_lens[i] of pattern `rows` (i < bs, `draw` a random number for row
- * i), for a mode whose seqlen_offset is `offset`. */
-int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t offset, size_t i,
+/* A row's seq_len in pattern `rows` (`draw` a random number for the row),
+ * for a mode whose seqlen_offset is `offset`. */
+int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t offset,
                          uint64_t draw);
 
 #endif
