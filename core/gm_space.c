@@ -195,7 +195,7 @@ int gm_space_has(gm_space_input in, const gm_space_ctx *ctx, int64_t v) {
 
 /* ---- sizes ------------------------------------------------------------- */
 
-const int32_t gm_space_edges[] = {32, 256, 512, 1024, 2048, 4096};
+const int32_t gm_space_edges[] = {32, 64, 128, 256, 512, 1024, 2048, 4096};
 const size_t gm_space_edge_count = sizeof(gm_space_edges) / sizeof(gm_space_edges[0]);
 
 int64_t gm_space_edge_size(unsigned k) {

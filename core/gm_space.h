@@ -68,9 +68,9 @@ int gm_space_has(gm_space_input in, const gm_space_ctx *ctx, int64_t v);
 /* ---- sizes ------------------------------------------------------------- */
 
 /* The edges of the kernels' blocks and tiles: the scan's warp (32) and
- * chunk (256), the SWA-out and page-column tiles (512), and the larger
- * scan regions (1024, 2048, 4096). A size at one is edge - 1, edge or
- * edge + 1 (gm_space_edge_size). */
+ * chunk (256), the SWA-out and page-column tiles (512), the larger scan
+ * regions (1024, 2048, 4096), and the block widths between (64, 128). A
+ * size at one is edge - 1, edge or edge + 1 (gm_space_edge_size). */
 extern const int32_t gm_space_edges[];
 extern const size_t gm_space_edge_count;
 /* Edge (k / 3) + (k % 3) - 1: every size at an edge, k < 3 * count. */

@@ -128,7 +128,7 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c, harness_gen_regio
     } else {
         c->page_size = harness_gen_page_size(g);
         c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
-        c->bs = (size_t)harness_gen_range(g, 1, 64);
+        c->bs = (size_t)harness_gen_range(g, harness_gen_chance(g, 1) ? 0 : 1, 64); /* 0: no-op */
         c->bs = region == HARNESS_GEN_ONE_ROW ? 1 : c->bs;
     }
     c->mode = (gm_mode)harness_gen_range(g, 0, GM_MODE_COUNT - 1);
@@ -151,19 +151,21 @@ static int64_t harness_gen_below_of(uint64_t r, uint64_t span) {
     return (int64_t)(((r & 0xffffffffu) * span) >> 32);
 }
 
-/* Token slots: 5 % -3 to -1, 1 % a class of the input space (deeper
- * negatives, len(mapping) +- 1, int32's ends), the rest in the mapping. */
+/* Token slots: 5 % -3 to -1, in a tenth of the cases 1 % a class of the
+ * input space (deeper negatives, len(mapping) +- 1, int32's ends), the
+ * rest in the mapping. */
 static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) {
     uint64_t span = (uint64_t)mapping_len - 1; /* values 0 .. mapping_len - 2 */
     gm_space_ctx x;
     harness_gen_space_ctx(c, &x);
     x.mapping_len = mapping_len; /* the SWA mapping is drawn after the tokens */
+    unsigned odd = harness_gen_chance(g, 10) ? 6 : 5; /* classes in a tenth of the cases */
     for (size_t k = 0; k < c->pool * c->width; k++) {
         uint64_t r = harness_gen_next(g);
         unsigned percent = harness_gen_percent_of(r);
-        int64_t v = percent < 5    ? -3 + harness_gen_below_of(r, 3)
-                    : percent == 5 ? harness_gen_class_of(GM_SPACE_TOKEN, &x, r)
-                                   : harness_gen_below_of(r, span);
+        int64_t v = percent < 5     ? -3 + harness_gen_below_of(r, 3)
+                    : percent < odd ? harness_gen_class_of(GM_SPACE_TOKEN, &x, r)
+                                    : harness_gen_below_of(r, span);
         c->req_to_token[k] = harness_gen_low32(v);
     }
 }
@@ -220,35 +222,39 @@ static void harness_gen_rows(harness_gen *g, gm_case *c) {
     harness_gen_row_contents(g, c);
 }
 
-/* The SWA mapping's values: a few past int32, 1 % a class of the input
- * space (-2, int64's ends, ...), the last one mostly the -1 sentinel. */
+/* The SWA mapping's values: a few past int32, in a fifth of the cases 1 %
+ * a class of the input space (-2, int64's ends, ...), the last one mostly
+ * the -1 sentinel. */
 static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
     gm_space_ctx x;
     harness_gen_space_ctx(c, &x);
+    unsigned odd = harness_gen_chance(g, 20) ? 4 : 3; /* classes in a fifth of the cases */
     for (size_t k = 0; k < c->swa.mapping_len; k++) {
         uint64_t r = harness_gen_next(g);
         unsigned percent = harness_gen_percent_of(r);
-        c->swa.mapping[k] = percent < 3    ? ((int64_t)1 << 40) + (int64_t)k
-                            : percent == 3 ? harness_gen_class_of(GM_SPACE_MAP, &x, r)
-                                           : harness_gen_below_of(r, 100001);
+        c->swa.mapping[k] = percent < 3     ? ((int64_t)1 << 40) + (int64_t)k
+                            : percent < odd ? harness_gen_class_of(GM_SPACE_MAP, &x, r)
+                                            : harness_gen_below_of(r, 100001);
     }
     c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
 }
 
 /* This step's write locations: a tenth negative, most of those the -1
- * sentinel, the rest -2 to -4 (a guard that tests == -1 must show); 2 % a
- * class of the input space (-len(mapping) - 1, int64's ends, 2^32, ...). */
+ * sentinel, the rest -2 to -4 (a guard that tests == -1 must show); in a
+ * fifth of the cases 2 % a class of the input space (-len(mapping) - 1,
+ * int64's ends, 2^32, ...). */
 static void harness_gen_out_cache_loc(harness_gen *g, gm_case *c) {
     int64_t mapping_len = (int64_t)c->swa.mapping_len;
     gm_space_ctx x;
     harness_gen_space_ctx(c, &x);
+    unsigned odd = harness_gen_chance(g, 20) ? 12 : 10; /* classes in a fifth of the cases */
     for (size_t t = 0; t < c->swa.n_out; t++) {
         uint64_t r = harness_gen_next(g);
         unsigned percent = harness_gen_percent_of(r);
-        c->swa.out_cache_loc[t] = percent < 7    ? -1
-                                  : percent < 10 ? -2 - harness_gen_below_of(r, 3)
-                                  : percent < 12 ? harness_gen_class_of(GM_SPACE_LOC, &x, r)
-                                                 : harness_gen_below_of(r, (uint64_t)mapping_len);
+        c->swa.out_cache_loc[t] = percent < 7     ? -1
+                                  : percent < 10  ? -2 - harness_gen_below_of(r, 3)
+                                  : percent < odd ? harness_gen_class_of(GM_SPACE_LOC, &x, r)
+                                                  : harness_gen_below_of(r, (uint64_t)mapping_len);
     }
 }
 
@@ -266,9 +272,10 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
      * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
      * just below, at or just above it or anywhere up to 4200 */
     bool tiles = harness_gen_chance(g, 10) || force_tiles;
-    c->swa.out_len = tiles
-                         ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
-                         : (size_t)harness_gen_range(g, 0, 1100);
+    c->swa.out_len = !tiles                  ? (size_t)harness_gen_range(g, 0, 1100)
+                     : harness_gen_chance(g, 5) ? 16384 /* 32 tiles */
+                                                : (size_t)(512 * harness_gen_range(g, 1, 8) +
+                                                           harness_gen_range(g, -1, 1));
     if (!harness_gen_chance(g, 80) && !force_tiles) {
         return true; /* no out_cache_loc this step */
     }
@@ -284,6 +291,40 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
     return true;
 }
 
+/* Stale contents of one output buffer from the input space's fill
+ * classes: one value everywhere, or (a third of the time) one per element.
+ * False only when memory runs out. */
+static bool harness_gen_stale(harness_gen *g, gm_case *c) {
+    gm_buf_id b = (gm_buf_id)harness_gen_range(g, 0, GM_BUF_COUNT - 1);
+    int rank;
+    size_t dims[2];
+    if (!gm_case_buf_shape(c, b, &rank, dims)) {
+        return true;
+    }
+    gm_init *in = &c->init[b];
+    if (harness_gen_chance(g, 67)) {
+        in->kind = GM_INIT_FILL;
+        in->fill = harness_gen_class(g, GM_SPACE_FILL, c);
+        in->fill = gm_buf_is_int64(b) ? in->fill : harness_gen_low32(in->fill);
+        return true;
+    }
+    size_t n = dims[0] * dims[1]; /* dims[1] is 1 for a rank-1 buffer */
+    in->values = malloc((n + 1) * sizeof(int64_t));
+    if (in->values == NULL) {
+        return false;
+    }
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = harness_gen_next(g);
+        in->values[k] = harness_gen_class_of(GM_SPACE_FILL, &x, r);
+        in->values[k] = gm_buf_is_int64(b) ? in->values[k] : harness_gen_low32(in->values[k]);
+    }
+    in->kind = GM_INIT_ARRAY;
+    in->len = n;
+    return true;
+}
+
 bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
     return harness_gen_case_in(g, HARNESS_GEN_ANYWHERE, c, err);
 }
@@ -292,10 +333,10 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     harness_gen_dimensions(g, c, region);
     int64_t mapping_len = (int64_t)(c->pool * c->width) + c->page_size + 1;
     c->req_to_token = malloc(c->pool * c->width * sizeof(int32_t));
-    c->req_pool_indices = malloc(c->bs * sizeof(int64_t));
-    c->seq_lens = malloc(c->bs * sizeof(int64_t));
-    c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
-    c->qlens = malloc(c->bs * sizeof(int32_t));
+    c->req_pool_indices = malloc((c->bs + 1) * sizeof(int64_t));
+    c->seq_lens = malloc((c->bs + 1) * sizeof(int64_t));
+    c->seq_lens_cpu = malloc((c->bs + 1) * sizeof(int64_t));
+    c->qlens = malloc((c->bs + 1) * sizeof(int32_t));
     if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
     }
@@ -309,14 +350,14 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
         c->init[GM_BUF_PAGE_TABLE].kind = GM_INIT_FILL; /* stale contents */
         c->init[GM_BUF_PAGE_TABLE].fill = -7;
     }
-    if (harness_gen_chance(g, 10)) { /* stale contents of the input space's classes */
-        gm_buf_id b = (gm_buf_id)harness_gen_range(g, 0, GM_BUF_SWA_PAGE_TABLE);
-        int rank;
-        size_t dims[2];
-        if (gm_case_buf_shape(c, b, &rank, dims)) {
-            c->init[b].kind = GM_INIT_FILL;
-            c->init[b].fill = harness_gen_low32(harness_gen_class(g, GM_SPACE_FILL, c)); /* int32 */
-        }
+    if (harness_gen_chance(g, 10) && !harness_gen_stale(g, c)) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    }
+    if (harness_gen_chance(g, 5)) { /* a page-table width given, at and around the table's */
+        int64_t pages = (int64_t)gm_case_max_num_pages(c);
+        const int64_t picks[6] = {pages, pages - 1, pages + 1, 0, 1, 2 * pages};
+        c->has_max_seq_pages = true;
+        c->max_seq_pages = (int32_t)picks[harness_gen_range(g, 0, 5)];
     }
     if (c->has_swa && c->swa.has_out_len && harness_gen_chance(g, 30)) {
         /* last step's write locations still there: the zero-padded tail
