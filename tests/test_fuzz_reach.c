@@ -130,7 +130,7 @@ static void test_dictionary(void) {
             CHECK_EQ_I64(c.swa.mapping[0], ((int64_t)1 << 40) + 3);
         } else if (strncmp(line, "set_loc0_neg_maplen_m1=", 23) == 0) {
             CHECK_EQ_I64(c.swa.out_cache_loc[0], -(int64_t)c.swa.mapping_len - 1);
-        } else if (strncmp(line, "set_rpilast_pad0=", 17) == 0) {
+        } else if (strncmp(line, "set_rpilast_zero=", 17) == 0) {
             CHECK_EQ_I64(c.req_pool_indices[c.bs - 1], 0);
         }
         gm_case_free(&c);
