@@ -246,7 +246,11 @@ bucket_row() { printf '%-40s %7s %7s %10s %8s  %s\n' "$@" | tee -a "$table"; }
 # variant's libFuzzer target, or (--sweep) its builtin kernel swept.
 campaign_args() {  # variant, dir
   if [ "$sweep" = 1 ]; then
-    args=(sweep --jobs 1 --seed "$seed" --time "$time_limit" --no-minimize --out "$2")
+    # a sweep meets many signatures where a fault breaks every case: the
+    # reproducers' replays would take the minimizer's whole budget, and
+    # count_buckets replays the failures it counts itself
+    args=(sweep --jobs 1 --seed "$seed" --time "$time_limit" --no-minimize --minimize-time 1
+          --out "$2")
     [ -n "$runs" ] && args+=(--cases "$runs")
   else
     args=(fuzz --target "$1/gmfuzz-libfuzzer-cpu" --jobs 1 --seed "$seed"
