@@ -38,7 +38,8 @@
 #                    job, default options) instead of libFuzzer; --runs is
 #                    then its case count (the same seed and count are the
 #                    same cases on any machine, loaded or not); with
-#                    --buckets as above
+#                    --buckets and --check, exit 1 unless each fault gives
+#                    a new bucket that is its doing (a pair two), "none" 0
 #
 # Prints one line per fault:
 #   fault  detected  seconds  execs  signature
@@ -286,11 +287,23 @@ count_buckets() {  # fault
                   print key "\t" f }' "$all")
   sigs="$(sed -nE 's/^  found ([0-9]+) new signatures? .*/\1/p' "$all" | head -1)"
   sigs="${sigs:-0}"
-  first="$(awk '/^  signature / { s = $0; sub(/.* first after /, "", s); sub(/ s and .*/, "", s)
-                                   if (best == "" || s + 0 < best + 0) best = s }
+  # the first new signature's seconds (a sweep: its case, fixed by seed and count)
+  first="$(awk -v cases="$sweep" '
+                /^  signature / { s = $0; sub(/.* first after /, "", s); e = s
+                                  sub(/ s and .*/, "", s); sub(/.* s and /, "", e); sub(/ execs.*/, "", e)
+                                  k = (cases == 1 ? e : s)
+                                  if (best == "" || k + 0 < best + 0) best = k }
                 END { print (best == "" ? "-" : best) }' "$all")"
   bucket_row "$fault" "$n" "$theirs" "$sigs" "$first" "$(IFS=' '; echo "${names[*]:-}")"
   [ "$check" = 1 ] || return 0
+  if [ "$sweep" = 1 ]; then  # found is enough: the bucket counts are the fuzzer's bar
+    case "$fault" in
+      none) [ "$n" -eq 0 ] ;;
+      *+*) [ "$theirs" -ge 2 ] ;;
+      *) [ "$theirs" -ge 1 ] ;;
+    esac
+    return
+  fi
   case "$fault" in
     none) [ "$n" -eq 0 ] ;;
     *+*) [ "$theirs" -ge 2 ] ;;
@@ -303,7 +316,11 @@ count_buckets() {  # fault
 }
 
 if [ "$buckets" = 1 ]; then
-  bucket_row fault buckets theirs signatures first_s buckets
+  if [ "$sweep" = 1 ]; then
+    bucket_row fault buckets theirs signatures first_case buckets
+  else
+    bucket_row fault buckets theirs signatures first_s buckets
+  fi
   for fault in "${faults[@]}"; do
     count_buckets "$fault" || failed=$((failed + 1))
   done

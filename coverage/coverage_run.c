@@ -68,8 +68,7 @@ static bool coverage_run_afl(coverage_run_folders *f, const char *dir, gm_error 
 static bool coverage_run_sweep(coverage_run_folders *f, const char *dir, const char *log,
                                gm_error *err) {
     size_t skipped = 0;
-    if (!coverage_sweep_args(dir, f->paths + f->n, COVERAGE_RUN_MAX_FOLDERS - f->n, &f->n,
-                             &skipped, err)) {
+    if (!coverage_sweep_args(dir, f->paths, COVERAGE_RUN_MAX_FOLDERS, &f->n, &skipped, err)) {
         return false;
     }
     FILE *out = skipped > 0 ? fopen(log, "a") : NULL;

@@ -23,8 +23,9 @@
 bool coverage_sweep_is(const char *dir);
 
 /* Appends one "--sweep=S:N" argument (malloc'd) per replayable run of the
- * folder's job logs to args (at most max, *n counts them); *skipped counts
- * the runs that cannot be replayed. False only when memory runs out. */
+ * folder's job logs at args[*n], args[*n + 1], ... (below args[max]; *n
+ * counts every argument there); *skipped counts the runs that cannot be
+ * replayed. False only when memory runs out. */
 bool coverage_sweep_args(const char *dir, char **args, int max, int *n, size_t *skipped,
                          gm_error *err);
 

@@ -199,7 +199,10 @@ static void harness_gen_row_contents(harness_gen *g, gm_case *c) {
             c->req_pool_indices[i] = harness_gen_class_of(GM_SPACE_ROW, &x, harness_gen_next(g));
         }
         c->seq_lens[i] = padded ? 1 : harness_gen_row_len(g, c, rows, &x);
-        c->seq_lens_cpu[i] = lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
+        if (c->seq_lens_cpu != NULL) { /* a shape without a host copy keeps none */
+            c->seq_lens_cpu[i] =
+                lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
+        }
         c->qlens[i] = harness_gen_chance(g, 2)
                           ? harness_gen_low32(
                                 harness_gen_class_of(GM_SPACE_COUNT, &x, harness_gen_next(g)))
@@ -279,7 +282,8 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
     if (!harness_gen_chance(g, 80) && !force_tiles) {
         return true; /* no out_cache_loc this step */
     }
-    c->swa.n_out = !tiles ? (size_t)harness_gen_range(g, 0, 1200)
+    c->swa.n_out = harness_gen_chance(g, 3) ? 1 /* broadcast by the legacy copy */
+                   : !tiles              ? (size_t)harness_gen_range(g, 0, 1200)
                    : harness_gen_chance(g, 50)
                        ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
                        : (size_t)harness_gen_range(g, 0, 4200);
@@ -342,6 +346,10 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     }
     harness_gen_tokens(g, c, mapping_len);
     harness_gen_rows(g, c);
+    if (harness_gen_chance(g, 3)) { /* no host copy: the legacy path takes seq_lens' max */
+        free(c->seq_lens_cpu);
+        c->seq_lens_cpu = NULL;
+    }
     bool tiles = region == HARNESS_GEN_SWA_TILES;
     if ((harness_gen_chance(g, 60) || tiles) && !harness_gen_swa(g, c, mapping_len, tiles)) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
