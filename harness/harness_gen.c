@@ -128,7 +128,8 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c, harness_gen_regio
     } else {
         c->page_size = harness_gen_page_size(g);
         c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
-        c->bs = (size_t)harness_gen_range(g, harness_gen_chance(g, 1) ? 0 : 1, 64); /* 0: no-op */
+        c->bs = harness_gen_chance(g, 1) ? 0 /* the launcher does nothing */
+                                         : (size_t)harness_gen_range(g, 1, 64);
         c->bs = region == HARNESS_GEN_ONE_ROW ? 1 : c->bs;
     }
     c->mode = (gm_mode)harness_gen_range(g, 0, GM_MODE_COUNT - 1);
@@ -282,8 +283,12 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
     if (!harness_gen_chance(g, 80) && !force_tiles) {
         return true; /* no out_cache_loc this step */
     }
-    c->swa.n_out = harness_gen_chance(g, 3) ? 1 /* broadcast by the legacy copy */
-                   : !tiles              ? (size_t)harness_gen_range(g, 0, 1200)
+    bool single = harness_gen_chance(g, 3) && !force_tiles; /* broadcast by the legacy copy */
+    if (single && harness_gen_chance(g, 50)) {
+        c->swa.out_len = 0; /* into a slice of no element */
+    }
+    c->swa.n_out = single  ? 1
+                   : !tiles ? (size_t)harness_gen_range(g, 0, 1200)
                    : harness_gen_chance(g, 50)
                        ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
                        : (size_t)harness_gen_range(g, 0, 4200);
