@@ -201,8 +201,9 @@ static void harness_gen_row_contents(harness_gen *g, gm_case *c) {
         }
         c->seq_lens[i] = padded ? 1 : harness_gen_row_len(g, c, rows, &x);
         if (c->seq_lens_cpu != NULL) { /* a shape without a host copy keeps none */
-            c->seq_lens_cpu[i] =
-                lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
+            int64_t lag = lagging ? harness_gen_range(g, 0, 2) : 0;
+            c->seq_lens_cpu[i] = c->seq_lens[i] >= INT64_MIN + 2 ? c->seq_lens[i] - lag
+                                                                  : c->seq_lens[i];
         }
         c->qlens[i] = harness_gen_chance(g, 2)
                           ? harness_gen_low32(

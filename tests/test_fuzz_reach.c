@@ -444,7 +444,7 @@ static void test_generator_reach(void) {
         bool nonpos = false;
         for (size_t i = 0; i < c.bs; i++) {
             sum += c.seq_lens[i] >= 0 && c.seq_lens[i] <= INT32_MAX ? c.seq_lens[i] : 0;
-            nonpos = nonpos || c.seq_lens[i] + offset < 0;
+            nonpos = nonpos || (__int128)c.seq_lens[i] + offset < 0; /* no int64 overflow */
         }
         sum_wrap += c.bs >= 2 && sum > INT32_MAX;
         nonpositive += nonpos;
