@@ -175,7 +175,7 @@ endforeach()
 set(GMFUZZ_EFFICACY_RUNS 60000 CACHE STRING
     "Exec budget of each efficacy test (bench/detect_faults.sh --runs)")
 # 4,000 cases: a default sweep of seed 1 finds every fault within its first
-# 352 cases (docs/FUZZING.md, "Planted faults found by a sweep"); the same
+# 1,353 cases (docs/FUZZING.md, "Planted faults found by a sweep"); the same
 # seed and count are the same cases on any machine, so the margin only
 # guards changes to the generator.
 set(GMFUZZ_EFFICACY_SWEEP_CASES 4000 CACHE STRING
