@@ -42,6 +42,12 @@
 #                    executions over seeds 1-8 under load); the buckets are
 #                    counted over all rounds
 #     --rounds N     --buckets: at most N budgets for a fault (default 5)
+#     --sweep        the engine is `gmfuzz sweep` (harness/harness_gen.c, one
+#                    job, default options) instead of libFuzzer; --runs is
+#                    then its case count (the same seed and count are the
+#                    same cases on any machine, loaded or not); with
+#                    --buckets and --check, exit 1 unless each fault gives
+#                    a new bucket that is its doing (a pair two), "none" 0
 #
 # Prints one line per fault:
 #   fault  detected  seconds  execs  signature
@@ -62,6 +68,7 @@ do_build=1
 do_run=1
 check=0
 buckets=0
+sweep=0
 cold=()
 faults=()
 rounds=5
@@ -80,6 +87,7 @@ while [ $# -gt 0 ]; do
     --cold) cold=(--no-seeds --no-dict); shift ;;
     --buckets) buckets=1; shift ;;
     --rounds) rounds="$2"; shift 2 ;;
+    --sweep) sweep=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "detect_faults: unknown option $1" >&2; exit 2 ;;
     *) faults+=("$1"); shift ;;
@@ -93,6 +101,11 @@ catalogue() {
 if [ ${#faults[@]} -eq 0 ]; then
   mapfile -t faults < <(catalogue)
   faults+=(none)
+fi
+
+if [ "$sweep" = 1 ] && [ "$buckets" = 0 ] && [ "$do_run" = 1 ]; then
+  echo "detect_faults: --sweep counts buckets: give --buckets too" >&2
+  exit 2
 fi
 
 if ! command -v clang >/dev/null 2>&1; then
@@ -240,13 +253,31 @@ detect() {  # fault
 # kernel (as `attributed`); the others are gaps of corpus/known.json.
 bucket_row() { printf '%-40s %7s %7s %10s %8s  %s\n' "$@" | tee -a "$table"; }
 
+# One --buckets campaign's command line over the whole budget, no
+# minimizing: the variant's libFuzzer target, or (--sweep) its builtin
+# kernel swept; round R runs seed + R.
+campaign_args() {  # variant dir round
+  local s=$((seed + $3))
+  if [ "$sweep" = 1 ]; then
+    # a sweep meets many signatures where a fault breaks every case: the
+    # reproducers' replays would take the minimizer's whole budget, and
+    # bucket_tally replays the failures it counts itself
+    args=(sweep --jobs 1 --seed "$s" --time "$time_limit" --no-minimize --minimize-time 1
+          --out "$2")
+    [ -n "$runs" ] && args+=(--cases "$runs")
+  else
+    args=(fuzz --target "$1/gmfuzz-libfuzzer-cpu" --jobs 1 --seed "$s"
+          --time "$time_limit" --no-minimize --out "$2" "${cold[@]}")
+    [ -n "$runs" ] && args+=(--runs "$runs")
+  fi
+  return 0
+}
+
 # One --buckets campaign of the variant on its folder: round 0 starts it,
 # a later round resumes it with the next seed. False: a broken campaign.
 bucket_campaign() {  # fault round
-  local fault="$1" round="$2" dir="$out/$1" variant="$build/variants/$1" rc=0
-  local args=(fuzz --target "$variant/gmfuzz-libfuzzer-cpu" --jobs 1 --seed $((seed + round))
-              --time "$time_limit" --no-minimize --out "$dir" "${cold[@]}")
-  [ -n "$runs" ] && args+=(--runs "$runs")
+  local fault="$1" round="$2" dir="$out/$1" variant="$build/variants/$1" rc=0 args=()
+  campaign_args "$variant" "$dir" "$round"
   "$variant/gmfuzz" "${args[@]}" >"$dir.summary" 2>>"$dir.stderr" || rc=$?
   [ "$rc" = 0 ] || [ "$rc" = 1 ] || { bucket_rc="$rc"; return 1; }
 }
@@ -271,8 +302,13 @@ bucket_tally() {  # fault
                   print key "\t" f }' "$all")
   sigs="$(sed -nE 's/^  found ([0-9]+) new signatures? .*/\1/p' "$all" | head -1)"
   sigs="${sigs:-0}"
-  first="$(awk '/^  signature / { s = $0; sub(/.* first after /, "", s); sub(/ s and .*/, "", s)
-                                   if (s + 0 >= 0 && (best == "" || s + 0 < best + 0)) best = s }
+  # the first new signature's seconds (a sweep: its case, fixed by seed and
+  # count); a resumed campaign's earlier findings have negative seconds
+  first="$(awk -v cases="$sweep" '
+                /^  signature / { s = $0; sub(/.* first after /, "", s); e = s
+                                  sub(/ s and .*/, "", s); sub(/.* s and /, "", e); sub(/ execs.*/, "", e)
+                                  k = (cases == 1 ? e : s)
+                                  if (s + 0 >= 0 && (best == "" || k + 0 < best + 0)) best = k }
                 END { print (best == "" ? "-" : best) }' "$all")"
 }
 
@@ -294,6 +330,14 @@ count_buckets() {  # fault
   [ "$round" -eq 0 ] || names+=("[$((round + 1)) rounds]")
   bucket_row "$fault" "$n" "$theirs" "$sigs" "$first" "$(IFS=' '; echo "${names[*]:-}")"
   [ "$check" = 1 ] || return 0
+  if [ "$sweep" = 1 ]; then  # found is enough: the bucket counts are the fuzzer's bar
+    case "$fault" in
+      none) [ "$n" -eq 0 ] ;;
+      *+*) [ "$theirs" -ge 2 ] ;;
+      *) [ "$theirs" -ge 1 ] ;;
+    esac
+    return
+  fi
   case "$fault" in
     none) [ "$n" -eq 0 ] ;;
     *+*) [ "$theirs" -ge 2 ] ;;
@@ -306,7 +350,11 @@ count_buckets() {  # fault
 }
 
 if [ "$buckets" = 1 ]; then
-  bucket_row fault buckets theirs signatures first_s buckets
+  if [ "$sweep" = 1 ]; then
+    bucket_row fault buckets theirs signatures first_case buckets
+  else
+    bucket_row fault buckets theirs signatures first_s buckets
+  fi
   for fault in "${faults[@]}"; do
     count_buckets "$fault" || failed=$((failed + 1))
   done

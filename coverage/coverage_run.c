@@ -9,6 +9,7 @@
 
 #include "campaign.h"
 #include "coverage_proc.h"
+#include "coverage_sweep.h"
 #include "harness.h"
 #include "repro.h"
 
@@ -62,14 +63,33 @@ static bool coverage_run_afl(coverage_run_folders *f, const char *dir, gm_error 
     return ok;
 }
 
-static bool coverage_run_find(coverage_run_folders *f, const char *dir, gm_error *err) {
+/* A sweep's cases drawn again (coverage_sweep.h), in place of its
+ * corpus/: the seeds copied there are not what it ran. */
+static bool coverage_run_sweep(coverage_run_folders *f, const char *dir, const char *log,
+                               gm_error *err) {
+    size_t skipped = 0;
+    if (!coverage_sweep_args(dir, f->paths, COVERAGE_RUN_MAX_FOLDERS, &f->n, &skipped, err)) {
+        return false;
+    }
+    FILE *out = skipped > 0 ? fopen(log, "a") : NULL;
+    if (out != NULL) {
+        fprintf(out, "gmfuzz coverage: %zu sweep runs not replayed (shape runs longer than 1, "
+                "or too many runs): only their failures and reproducers count\n", skipped);
+        fclose(out);
+    }
+    return true;
+}
+
+static bool coverage_run_find(coverage_run_folders *f, const char *dir, const char *log,
+                              gm_error *err) {
     static const char *const parts[] = {"corpus", "artifacts", "failures", "repros"};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    bool sweep = coverage_sweep_is(dir);
+    for (size_t i = sweep ? 1 : 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!coverage_run_add(f, dir, parts[i], err)) {
             return false;
         }
     }
-    if (!coverage_run_afl(f, dir, err)) {
+    if (!coverage_run_afl(f, dir, err) || (sweep && !coverage_run_sweep(f, dir, log, err))) {
         return false;
     }
     if (f->n == 0) {
@@ -165,7 +185,7 @@ bool coverage_run_profile(coverage_run *r, const coverage_tools *t, gm_error *er
     coverage_run_folders f = {0};
     char profiles[PATH_MAX];
     snprintf(profiles, sizeof profiles, "%s/profiles", r->out);
-    bool ok = coverage_run_find(&f, r->dir, err) && coverage_run_clear(profiles, err) &&
+    bool ok = coverage_run_find(&f, r->dir, r->log, err) && coverage_run_clear(profiles, err) &&
               coverage_run_inputs(r, &f, profiles, err) && coverage_run_merge(r, t, profiles, err);
     r->folders = f.n;
     coverage_run_folders_free(&f);

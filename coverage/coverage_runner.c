@@ -12,6 +12,10 @@
  * checked the same way (fuzz_check_case). Nothing is saved. The settings
  * are the harness's environment (GMFUZZ_BASELINE, GMFUZZ_COMPARE, ...).
  *
+ * `--sweep=SEED:N` stands for a sweep job's first N cases (harness_gen_case
+ * from SEED, as `gmfuzz sweep-job -seed=SEED` draws them: coverage_sweep.h),
+ * each checked as a JSON document's case is.
+ *
  * Prints one line of counts (a file that could not be read is counted and
  * named on stderr: the profile of the others stands). Exit 0 when the
  * inputs ran, whatever their verdicts; 2 when the harness could not start.
@@ -24,11 +28,13 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "gm_hash.h"
+#include "harness.h"
 
 typedef struct {
     fuzz_harness harness;
     gm_limits limits;
-    size_t raw, json, unreadable;
+    size_t raw, json, generated, unreadable;
     size_t by_result[FUZZ_CHECK_UNSAVED + 1];
 } coverage_runner;
 
@@ -74,6 +80,32 @@ static void coverage_runner_file(coverage_runner *r, const char *path) {
     free(data);
 }
 
+/* A sweep job's first n cases from its seed, drawn as cmd_sweep.c does. */
+static void coverage_runner_sweep(coverage_runner *r, const char *arg) {
+    unsigned long long seed = 0, n = 0;
+    if (sscanf(arg, "--sweep=%llu:%llu", &seed, &n) != 2) {
+        fprintf(stderr, "gmfuzz-coverage-runner: %s: not --sweep=SEED:N\n", arg);
+        r->unreadable++;
+        return;
+    }
+    harness_gen g;
+    harness_gen_seed(&g, (uint64_t)seed * GM_HASH_GOLDEN);
+    for (unsigned long long k = 0; k < n; k++) {
+        gm_case c;
+        gm_case_init(&c);
+        gm_error err = {0};
+        if (!harness_gen_case(&g, &c, &err)) {
+            fprintf(stderr, "gmfuzz-coverage-runner: %s\n", err.msg);
+            r->unreadable++;
+        } else {
+            triage_finding f = {0};
+            r->by_result[fuzz_check_case(&r->harness.check, &c, &f)]++;
+            r->generated++;
+        }
+        gm_case_free(&c);
+    }
+}
+
 /* An engine's bookkeeping, not an input: hidden files (libFuzzer's and
  * AFL++'s state) and the README.txt AFL++ writes into crashes/. */
 static bool coverage_runner_skipped(const char *name) {
@@ -116,12 +148,17 @@ int main(int argc, char **argv) {
     r.harness.check.failure_dir = NULL; /* a profile run saves nothing */
     gm_limits_default(&r.limits);
     for (int k = 1; k < argc; k++) {
-        coverage_runner_walk(&r, argv[k]);
+        if (strncmp(argv[k], "--sweep=", 8) == 0) {
+            coverage_runner_sweep(&r, argv[k]);
+        } else {
+            coverage_runner_walk(&r, argv[k]);
+        }
     }
     fuzz_harness_close(&r.harness);
-    printf("%zu inputs (%zu raw, %zu JSON), %zu unreadable: %zu match, %zu known, "
+    printf("%zu inputs (%zu raw, %zu JSON, %zu swept), %zu unreadable: %zu match, %zu known, "
            "%zu new, %zu broken\n",
-           r.raw + r.json, r.raw, r.json, r.unreadable, r.by_result[FUZZ_CHECK_MATCH],
+           r.raw + r.json + r.generated, r.raw, r.json, r.generated, r.unreadable,
+           r.by_result[FUZZ_CHECK_MATCH],
            r.by_result[FUZZ_CHECK_KNOWN], r.by_result[FUZZ_CHECK_FAILURE],
            r.by_result[FUZZ_CHECK_BROKEN] + r.by_result[FUZZ_CHECK_UNSAVED]);
     return 0;

@@ -20,27 +20,24 @@
 
 #include "fuzz_input.h"
 #include "fuzz_output.h"
+#include "gm_space.h"
 
+/* The value domains are the input space's inputs (core/gm_space.h). */
 typedef enum {
-    FUZZ_DOM_SEQ,      /* sequence lengths (seq_lens, seq_lens_cpu) */
-    FUZZ_DOM_TOKEN,    /* req_to_token slots */
-    FUZZ_DOM_ROW,      /* req_pool_indices */
-    FUZZ_DOM_MAP,      /* swa mapping values (int64, beyond int32 too) */
-    FUZZ_DOM_LOC,      /* out_cache_loc slots */
-    FUZZ_DOM_COUNT,    /* small int32 parameters: step id, draft tokens, q_stride, qlens */
-    FUZZ_DOM_STEP,     /* strides of generated progressions */
-    FUZZ_DOM_ROWSTEP,  /* row stride of generated req_to_token */
-    FUZZ_DOM_FILL,     /* stale contents of output buffers */
-    FUZZ_DOM_N
+    FUZZ_DOM_SEQ = GM_SPACE_SEQ,         /* sequence lengths (seq_lens, seq_lens_cpu) */
+    FUZZ_DOM_TOKEN = GM_SPACE_TOKEN,     /* req_to_token slots */
+    FUZZ_DOM_ROW = GM_SPACE_ROW,         /* req_pool_indices */
+    FUZZ_DOM_MAP = GM_SPACE_MAP,         /* swa mapping values (int64, beyond int32 too) */
+    FUZZ_DOM_LOC = GM_SPACE_LOC,         /* out_cache_loc slots */
+    FUZZ_DOM_COUNT = GM_SPACE_COUNT,     /* step id, draft tokens, q_stride, qlens */
+    FUZZ_DOM_STEP = GM_SPACE_STEP,       /* strides of generated progressions */
+    FUZZ_DOM_ROWSTEP = GM_SPACE_ROWSTEP, /* row stride of generated req_to_token */
+    FUZZ_DOM_FILL = GM_SPACE_FILL,       /* stale contents of output buffers */
+    FUZZ_DOM_N = GM_SPACE_N
 } fuzz_domain;
 
 /* The sizes that specials and small values are relative to. */
-typedef struct {
-    int64_t page_size, max_context_len, width, pool, bs, max_num_pages;
-    int64_t full_size;   /* pool * width: the token slots */
-    int64_t mapping_len; /* 0 without swa */
-    int64_t out_len;     /* 0 without a swa_out_cache_loc buffer */
-} fuzz_value_ctx;
+typedef gm_space_ctx fuzz_value_ctx;
 
 #define FUZZ_VALUE_SMALL_END 0xC0
 #define FUZZ_VALUE_RAW_BEGIN 0xFC
@@ -65,7 +62,7 @@ void fuzz_value_write_code(fuzz_output *out, fuzz_value_code code);
 
 /* A domain's specials: all of them (returns the count), their count, and
  * special k (taken modulo the count). */
-#define FUZZ_VALUE_SPECIALS_MAX 60
+#define FUZZ_VALUE_SPECIALS_MAX GM_SPACE_CLASSES_MAX
 unsigned fuzz_value_specials(fuzz_domain d, const fuzz_value_ctx *ctx,
                              int64_t out[FUZZ_VALUE_SPECIALS_MAX]);
 unsigned fuzz_value_special_count(fuzz_domain d);

@@ -328,8 +328,12 @@ bool harness_agree_case(harness_backend *const *backends, size_t n, const gm_cas
  * matter (sentinels, negative tokens, cuda-graph padded rows, mapping values
  * past int32, stale buffers) and, every so often, a large batch (1,023 to
  * 65,536 rows, few pages), a wide page table (513 to 16,384 pages, few rows)
- * or an SWA out_len past several 512-slot tiles; page sizes 1 to 256. Cases
- * stay mostly in bounds so that the buffers are compared. */
+ * or an SWA out_len past several 512-slot tiles; page sizes 1 to 256. Its
+ * edge values are the input space's classes (core/gm_space.h), the very
+ * ones the decoder's specials and the dictionary select: negatives below -1
+ * in every signed input, values past int32, running sums of seq_lens past
+ * int32, rows with seq_len + seqlen_offset <= 0, sizes at the block and tile
+ * edges. Cases stay mostly in bounds so that the buffers are compared. */
 
 typedef struct {
     uint64_t state;

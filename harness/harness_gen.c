@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "gm_hash.h"
+#include "gm_space.h"
 
 void harness_gen_seed(harness_gen *g, uint64_t seed) { g->state = seed; }
 
@@ -24,17 +25,54 @@ static bool harness_gen_chance(harness_gen *g, int percent) {
     return harness_gen_range(g, 0, 99) < percent;
 }
 
+/* ---- the input space's classes (core/gm_space.h) ------------------------
+ * The edge values come from the one table the fuzzer's decoder, mutator and
+ * dictionary use too: a class the fuzzer can select, the sweep draws. */
+
+static void harness_gen_space_ctx(const gm_case *c, gm_space_ctx *x) {
+    x->page_size = c->page_size;
+    x->max_context_len = c->max_context_len;
+    x->width = (int64_t)c->width;
+    x->pool = (int64_t)c->pool;
+    x->bs = (int64_t)c->bs;
+    x->max_num_pages = (int64_t)gm_case_max_num_pages(c);
+    x->full_size = (int64_t)(c->pool * c->width);
+    x->mapping_len = c->has_swa ? (int64_t)c->swa.mapping_len : 0;
+    x->out_len = c->has_swa && c->swa.has_out_len ? (int64_t)c->swa.out_len : 0;
+}
+
+/* Class (r mod count) of `in` for the case of `x`: r is a draw already made. */
+static int64_t harness_gen_class_of(gm_space_input in, const gm_space_ctx *x, uint64_t r) {
+    return gm_space_value(in, x, (unsigned)(r % gm_space_count(in)));
+}
+
+/* The low 32 bits as an int32 (what an int64 -> int32 store keeps). */
+static int32_t harness_gen_low32(int64_t v) {
+    uint32_t u = (uint32_t)(uint64_t)v;
+    return u < 0x80000000u ? (int32_t)u : (int32_t)((int64_t)u - ((int64_t)1 << 32));
+}
+
+/* A class of `in` for case `c`, drawn. */
+static int64_t harness_gen_class(harness_gen *g, gm_space_input in, const gm_case *c) {
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    return harness_gen_class_of(in, &x, harness_gen_next(g));
+}
+
 /* Budgets of the big shapes, in elements: the CPU side costs O(elements),
  * so a tall batch has few pages and a wide page table few rows. */
 #define HARNESS_GEN_CELLS ((int64_t)1 << 18)  /* bs * max_num_pages */
 #define HARNESS_GEN_TOKENS ((int64_t)1 << 19) /* pool * width */
 
-/* A page size in 1..256: mostly the common ones, sometimes any. */
+/* A page size in 1..256: mostly the common ones, sometimes one of the
+ * input space's (powers of two and their neighbours), sometimes any. */
 static int32_t harness_gen_page_size(harness_gen *g) {
     static const int32_t sizes[] = {1, 2, 3, 16, 64, 128, 4, 8, 32, 256};
     int64_t pick = harness_gen_range(g, 0, 99);
+    int64_t space = (int64_t)gm_space_page_size_count - 1;
     return pick < 80   ? sizes[harness_gen_range(g, 0, 5)]
-           : pick < 90 ? sizes[harness_gen_range(g, 6, 9)]
+           : pick < 88 ? sizes[harness_gen_range(g, 6, 9)]
+           : pick < 95 ? gm_space_page_sizes[harness_gen_range(g, 0, space)]
                        : (int32_t)harness_gen_range(g, 1, 256);
 }
 
@@ -80,10 +118,18 @@ static void harness_gen_dimensions(harness_gen *g, gm_case *c, harness_gen_regio
         harness_gen_pages(g, c, pages);
         c->bs = (size_t)harness_gen_range(
             g, 1, HARNESS_GEN_CELLS / pages < 16 ? HARNESS_GEN_CELLS / pages : 16);
+    } else if (region == HARNESS_GEN_ANYWHERE && harness_gen_chance(g, 6)) {
+        /* a batch at a block or tile edge (31 .. 4097 rows), the pages the
+         * cell budget leaves */
+        c->page_size = harness_gen_page_size(g);
+        c->bs = (size_t)gm_space_edge_size((unsigned)harness_gen_range(g, 0, 99));
+        int64_t tokens = HARNESS_GEN_CELLS / (int64_t)c->bs * c->page_size;
+        c->max_context_len = (int32_t)harness_gen_range(g, 1, tokens < 600 ? tokens : 600);
     } else {
         c->page_size = harness_gen_page_size(g);
         c->max_context_len = (int32_t)harness_gen_range(g, 1, 600);
-        c->bs = (size_t)harness_gen_range(g, 1, 64);
+        c->bs = harness_gen_chance(g, 1) ? 0 /* the launcher does nothing */
+                                         : (size_t)harness_gen_range(g, 1, 64);
         c->bs = region == HARNESS_GEN_ONE_ROW ? 1 : c->bs;
     }
     c->mode = (gm_mode)harness_gen_range(g, 0, GM_MODE_COUNT - 1);
@@ -106,58 +152,114 @@ static int64_t harness_gen_below_of(uint64_t r, uint64_t span) {
     return (int64_t)(((r & 0xffffffffu) * span) >> 32);
 }
 
+/* Token slots: 5 % -3 to -1, in a tenth of the cases 1 % a class of the
+ * input space (deeper negatives, len(mapping) +- 1, int32's ends), the
+ * rest in the mapping. */
 static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) {
     uint64_t span = (uint64_t)mapping_len - 1; /* values 0 .. mapping_len - 2 */
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    x.mapping_len = mapping_len; /* the SWA mapping is drawn after the tokens */
+    unsigned odd = harness_gen_chance(g, 10) ? 6 : 5; /* classes in a tenth of the cases */
     for (size_t k = 0; k < c->pool * c->width; k++) {
         uint64_t r = harness_gen_next(g);
-        c->req_to_token[k] = harness_gen_percent_of(r) < 5
-                                 ? (int32_t)(-3 + harness_gen_below_of(r, 3))
-                                 : (int32_t)harness_gen_below_of(r, span);
+        unsigned percent = harness_gen_percent_of(r);
+        int64_t v = percent < 5     ? -3 + harness_gen_below_of(r, 3)
+                    : percent < odd ? harness_gen_class_of(GM_SPACE_TOKEN, &x, r)
+                                    : harness_gen_below_of(r, span);
+        c->req_to_token[k] = harness_gen_low32(v);
     }
 }
 
-/* The rows' contents: pool rows, lengths (the host copy lagging a tenth of
- * the time), q lengths. */
+/* seq_lens[i]: mostly up to max_context_len; in a fifth of the cases the
+ * whole batch follows one of the input space's row patterns (empty rows,
+ * full rows, classes such as -2 or 2^32 + 3, a running sum past int32,
+ * rows with seq_len + seqlen_offset <= 0). */
+static int64_t harness_gen_row_len(harness_gen *g, const gm_case *c, int rows,
+                                   const gm_space_ctx *x) {
+    if (rows < 0) {
+        return harness_gen_range(g, 0, c->max_context_len);
+    }
+    return gm_space_row_len((gm_space_rows)rows, x, gm_case_seqlen_offset(c), harness_gen_next(g));
+}
+
+/* The rows' contents: pool rows (1 % of them a class of the input space
+ * in a tenth of the cases), lengths (the host copy lagging a tenth of the
+ * time), q lengths (2 % a class). */
 static void harness_gen_row_contents(harness_gen *g, gm_case *c) {
     size_t real = (size_t)harness_gen_range(g, 0, (int64_t)c->bs);
     bool lagging = harness_gen_chance(g, 10);
+    bool odd_rows = harness_gen_chance(g, 10);
+    int rows = harness_gen_chance(g, 20) ? (int)harness_gen_range(g, 0, GM_SPACE_ROWS_N - 1) : -1;
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
     for (size_t i = 0; i < c->bs; i++) {
         bool padded = i >= real; /* cuda-graph padding: pool row 0, length 1 */
         c->req_pool_indices[i] = padded ? 0 : harness_gen_range(g, 0, (int64_t)c->pool - 1);
-        c->seq_lens[i] = padded ? 1 : harness_gen_range(g, 0, c->max_context_len);
-        c->seq_lens_cpu[i] = lagging ? c->seq_lens[i] - harness_gen_range(g, 0, 2) : c->seq_lens[i];
-        c->qlens[i] = (int32_t)harness_gen_range(g, 0, 8);
+        if (odd_rows && harness_gen_chance(g, 1)) {
+            c->req_pool_indices[i] = harness_gen_class_of(GM_SPACE_ROW, &x, harness_gen_next(g));
+        }
+        c->seq_lens[i] = padded ? 1 : harness_gen_row_len(g, c, rows, &x);
+        if (c->seq_lens_cpu != NULL) { /* a shape without a host copy keeps none */
+            int64_t lag = lagging ? harness_gen_range(g, 0, 2) : 0;
+            c->seq_lens_cpu[i] = c->seq_lens[i] >= INT64_MIN + 2 ? c->seq_lens[i] - lag
+                                                                  : c->seq_lens[i];
+        }
+        c->qlens[i] = harness_gen_chance(g, 2)
+                          ? harness_gen_low32(
+                                harness_gen_class_of(GM_SPACE_COUNT, &x, harness_gen_next(g)))
+                          : (int32_t)harness_gen_range(g, 0, 8);
     }
 }
 
-static void harness_gen_rows(harness_gen *g, gm_case *c) {
-    harness_gen_row_contents(g, c);
-    c->speculative_step_id = (int32_t)harness_gen_range(g, 0, 3);
-    c->num_draft_tokens = (int32_t)harness_gen_range(g, 0, 8);
-    c->q_stride = (int32_t)harness_gen_range(g, -2, 8);
+/* An int32 scalar: in [lo, hi] nine times in ten, else a class of the
+ * input space's small parameters (negatives, int32's ends, INT32_MAX / bs). */
+static int32_t harness_gen_scalar(harness_gen *g, const gm_case *c, int64_t lo, int64_t hi) {
+    return harness_gen_chance(g, 10) ? harness_gen_low32(harness_gen_class(g, GM_SPACE_COUNT, c))
+                                     : (int32_t)harness_gen_range(g, lo, hi);
 }
 
-/* The SWA mapping's values: a few past int32, the last one mostly the -1
- * sentinel. */
+/* The scalars first: the row patterns depend on the mode's seqlen_offset. */
+static void harness_gen_rows(harness_gen *g, gm_case *c) {
+    c->speculative_step_id = harness_gen_scalar(g, c, 0, 3);
+    c->num_draft_tokens = harness_gen_scalar(g, c, 0, 8);
+    c->q_stride = harness_gen_scalar(g, c, -2, 8);
+    harness_gen_row_contents(g, c);
+}
+
+/* The SWA mapping's values: a few past int32, in a fifth of the cases 1 %
+ * a class of the input space (-2, int64's ends, ...), the last one mostly
+ * the -1 sentinel. */
 static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    unsigned odd = harness_gen_chance(g, 20) ? 4 : 3; /* classes in a fifth of the cases */
     for (size_t k = 0; k < c->swa.mapping_len; k++) {
         uint64_t r = harness_gen_next(g);
-        c->swa.mapping[k] = harness_gen_percent_of(r) < 3 ? ((int64_t)1 << 40) + (int64_t)k
-                                                          : harness_gen_below_of(r, 100001);
+        unsigned percent = harness_gen_percent_of(r);
+        c->swa.mapping[k] = percent < 3     ? ((int64_t)1 << 40) + (int64_t)k
+                            : percent < odd ? harness_gen_class_of(GM_SPACE_MAP, &x, r)
+                                            : harness_gen_below_of(r, 100001);
     }
     c->swa.mapping[c->swa.mapping_len - 1] = harness_gen_chance(g, 80) ? -1 : 7;
 }
 
 /* This step's write locations: a tenth negative, most of those the -1
- * sentinel, the rest -2 to -4 (a guard that tests == -1 must show). */
+ * sentinel, the rest -2 to -4 (a guard that tests == -1 must show); in a
+ * fifth of the cases 2 % a class of the input space (-len(mapping) - 1,
+ * int64's ends, 2^32, ...). */
 static void harness_gen_out_cache_loc(harness_gen *g, gm_case *c) {
     int64_t mapping_len = (int64_t)c->swa.mapping_len;
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    unsigned odd = harness_gen_chance(g, 20) ? 12 : 10; /* classes in a fifth of the cases */
     for (size_t t = 0; t < c->swa.n_out; t++) {
         uint64_t r = harness_gen_next(g);
         unsigned percent = harness_gen_percent_of(r);
-        c->swa.out_cache_loc[t] = percent < 7    ? -1
-                                  : percent < 10 ? -2 - harness_gen_below_of(r, 3)
-                                                 : harness_gen_below_of(r, (uint64_t)mapping_len);
+        c->swa.out_cache_loc[t] = percent < 7     ? -1
+                                  : percent < 10  ? -2 - harness_gen_below_of(r, 3)
+                                  : percent < odd ? harness_gen_class_of(GM_SPACE_LOC, &x, r)
+                                                  : harness_gen_below_of(r, (uint64_t)mapping_len);
     }
 }
 
@@ -175,13 +277,19 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
      * several of them (511, 512, 513, ..., 4097), len(out_cache_loc) then
      * just below, at or just above it or anywhere up to 4200 */
     bool tiles = harness_gen_chance(g, 10) || force_tiles;
-    c->swa.out_len = tiles
-                         ? (size_t)(512 * harness_gen_range(g, 1, 8) + harness_gen_range(g, -1, 1))
-                         : (size_t)harness_gen_range(g, 0, 1100);
+    c->swa.out_len = !tiles                  ? (size_t)harness_gen_range(g, 0, 1100)
+                     : harness_gen_chance(g, 5) ? 16384 /* 32 tiles */
+                                                : (size_t)(512 * harness_gen_range(g, 1, 8) +
+                                                           harness_gen_range(g, -1, 1));
     if (!harness_gen_chance(g, 80) && !force_tiles) {
         return true; /* no out_cache_loc this step */
     }
-    c->swa.n_out = !tiles ? (size_t)harness_gen_range(g, 0, 1200)
+    bool single = harness_gen_chance(g, 3) && !force_tiles; /* broadcast by the legacy copy */
+    if (single && harness_gen_chance(g, 50)) {
+        c->swa.out_len = 0; /* into a slice of no element */
+    }
+    c->swa.n_out = single  ? 1
+                   : !tiles ? (size_t)harness_gen_range(g, 0, 1200)
                    : harness_gen_chance(g, 50)
                        ? (size_t)((int64_t)c->swa.out_len + harness_gen_range(g, -1, 1))
                        : (size_t)harness_gen_range(g, 0, 4200);
@@ -193,6 +301,40 @@ static bool harness_gen_swa(harness_gen *g, gm_case *c, int64_t mapping_len, boo
     return true;
 }
 
+/* Stale contents of one output buffer from the input space's fill
+ * classes: one value everywhere, or (a third of the time) one per element.
+ * False only when memory runs out. */
+static bool harness_gen_stale(harness_gen *g, gm_case *c) {
+    gm_buf_id b = (gm_buf_id)harness_gen_range(g, 0, GM_BUF_COUNT - 1);
+    int rank;
+    size_t dims[2];
+    if (!gm_case_buf_shape(c, b, &rank, dims)) {
+        return true;
+    }
+    gm_init *in = &c->init[b];
+    if (harness_gen_chance(g, 67)) {
+        in->kind = GM_INIT_FILL;
+        in->fill = harness_gen_class(g, GM_SPACE_FILL, c);
+        in->fill = gm_buf_is_int64(b) ? in->fill : harness_gen_low32(in->fill);
+        return true;
+    }
+    size_t n = dims[0] * dims[1]; /* dims[1] is 1 for a rank-1 buffer */
+    in->values = malloc((n + 1) * sizeof(int64_t));
+    if (in->values == NULL) {
+        return false;
+    }
+    gm_space_ctx x;
+    harness_gen_space_ctx(c, &x);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = harness_gen_next(g);
+        in->values[k] = harness_gen_class_of(GM_SPACE_FILL, &x, r);
+        in->values[k] = gm_buf_is_int64(b) ? in->values[k] : harness_gen_low32(in->values[k]);
+    }
+    in->kind = GM_INIT_ARRAY;
+    in->len = n;
+    return true;
+}
+
 bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
     return harness_gen_case_in(g, HARNESS_GEN_ANYWHERE, c, err);
 }
@@ -201,15 +343,19 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     harness_gen_dimensions(g, c, region);
     int64_t mapping_len = (int64_t)(c->pool * c->width) + c->page_size + 1;
     c->req_to_token = malloc(c->pool * c->width * sizeof(int32_t));
-    c->req_pool_indices = malloc(c->bs * sizeof(int64_t));
-    c->seq_lens = malloc(c->bs * sizeof(int64_t));
-    c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
-    c->qlens = malloc(c->bs * sizeof(int32_t));
+    c->req_pool_indices = malloc((c->bs + 1) * sizeof(int64_t));
+    c->seq_lens = malloc((c->bs + 1) * sizeof(int64_t));
+    c->seq_lens_cpu = malloc((c->bs + 1) * sizeof(int64_t));
+    c->qlens = malloc((c->bs + 1) * sizeof(int32_t));
     if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
     }
     harness_gen_tokens(g, c, mapping_len);
     harness_gen_rows(g, c);
+    if (harness_gen_chance(g, 3)) { /* no host copy: the legacy path takes seq_lens' max */
+        free(c->seq_lens_cpu);
+        c->seq_lens_cpu = NULL;
+    }
     bool tiles = region == HARNESS_GEN_SWA_TILES;
     if ((harness_gen_chance(g, 60) || tiles) && !harness_gen_swa(g, c, mapping_len, tiles)) {
         return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
@@ -217,6 +363,15 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     if (harness_gen_chance(g, 30)) {
         c->init[GM_BUF_PAGE_TABLE].kind = GM_INIT_FILL; /* stale contents */
         c->init[GM_BUF_PAGE_TABLE].fill = -7;
+    }
+    if (harness_gen_chance(g, 10) && !harness_gen_stale(g, c)) {
+        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    }
+    if (harness_gen_chance(g, 5)) { /* a page-table width given, at and around the table's */
+        int64_t pages = (int64_t)gm_case_max_num_pages(c);
+        const int64_t picks[6] = {pages, pages - 1, pages + 1, 0, 1, 2 * pages};
+        c->has_max_seq_pages = true;
+        c->max_seq_pages = (int32_t)picks[harness_gen_range(g, 0, 5)];
     }
     if (c->has_swa && c->swa.has_out_len && harness_gen_chance(g, 30)) {
         /* last step's write locations still there: the zero-padded tail

@@ -20,10 +20,18 @@
  * kernel/CMakeLists.txt reads the names from this file to validate
  * GMFUZZ_FAULT, so keep that form.
  *
- * The last four write a wrong value only where an accepted class's cause
+ * The four from absent_out_pad_minus_one to negative_swa_mapping_divided
+ * write a wrong value only where an accepted class's cause
  * is present (issue 10): a classifier that attributes a class by its cause
  * alone cannot see them; one that checks both values against the class's
  * predicted ones (triage/triage_predict.c) must.
+ *
+ * The last four (issue 23) need values the sweep's generator once never
+ * drew: a guard that tests == -1 where < 0 is meant (on the SWA page
+ * table's token and on swa_out_cache_loc's location), a running sum of
+ * seq_lens past int32, a row whose seq_len + seqlen_offset is negative.
+ * The efficacy_sweep tests check that a default sweep finds every fault
+ * here, as the fuzzer does (both draw from core/gm_space.h).
  *
  * Deliberately absent: truncating swa_out_cache_loc to int32. The legacy
  * path truncates too (SPEC section 4, swa_int32_truncation), so that bug
@@ -93,7 +101,24 @@
       "the SWA page table tests the slot with == -1, not < 0: a mapping value below -1 is "        \
       "divided",                                                                                   \
       "SPEC 3 row program: swa_page_table = -1 for any negative slot "                             \
-      "(hides under negative_swa_mapping)")
+      "(hides under negative_swa_mapping)")                                                    \
+    X(tok_guard_eq_minus_one,                                                                      \
+      "the SWA page table's token guard tests tok == -1, not tok < 0: a slot below -1 is "         \
+      "looked up",                                                                                 \
+      "SPEC 3 row program: any negative tok gives -1 without a lookup (else mapping[tok] is "      \
+      "read out of bounds)")                                                                       \
+    X(loc_guard_eq_minus_one,                                                                      \
+      "the SWA-out program's guard tests loc == -1, not loc < 0: a location below -1 is "          \
+      "looked up",                                                                                 \
+      "SPEC 3 SWA-out: any negative loc gives -1 without a lookup (else mapping[loc] is read "     \
+      "out of bounds)")                                                                            \
+    X(scan_saturates,                                                                              \
+      "cu_seqlens_k is clamped to INT32_MAX where the running sum passes it",                      \
+      "SPEC 3 scan: the prefix sum wraps int32 (needs a running sum of seq_lens past int32)")      \
+    X(cache_seqlens_clamped,                                                                       \
+      "a row whose seq_len + seqlen_offset is negative gets cache_seqlens 0",                      \
+      "SPEC 3 row program: cache_seqlens[i] = int32(seq[i] + seqlen_offset), negative or not "     \
+      "(needs a row with seq_len + seqlen_offset below zero)")
 
 /* The scan faults' segment lengths: a CUDA warp, and the scan program's
  * block (FUSED_CUDA_THREADS rows per chunk). */

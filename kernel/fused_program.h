@@ -100,6 +100,11 @@ FUSED_FN void fused_row_store_len(FUSED_CTX *ctx, int64_t i, int64_t seq) {
     /* PLANTED FAULT cache_seqlens_no_offset: the mode's offset is forgotten. */
     FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
                 fused_low32((uint64_t)seq));
+#elif defined(GMFUZZ_FAULT_CACHE_SEQLENS_CLAMPED)
+    /* PLANTED FAULT cache_seqlens_clamped: a length that is not positive
+     * is taken for an empty row. */
+    int32_t len = fused_low32((uint64_t)seq + (uint64_t)p->seqlen_offset);
+    FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs, len < 0 ? 0 : len);
 #else
     FUSED_WRITE(ctx, FUSED_BUF_CACHE_SEQLENS, p->cache_seqlens, i, p->bs,
                 fused_low32((uint64_t)seq + (uint64_t)p->seqlen_offset));
@@ -162,6 +167,12 @@ FUSED_FN int64_t fused_row_slot(FUSED_CTX *ctx, int64_t tok) {
 #if defined(GMFUZZ_FAULT_TOK_GUARD_DROPPED)
     /* PLANTED FAULT tok_guard_dropped: the sentinel is looked up too. */
     return FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok, p->swa_mapping_len);
+#elif defined(GMFUZZ_FAULT_TOK_GUARD_EQ_MINUS_ONE)
+    /* PLANTED FAULT tok_guard_eq_minus_one: only -1 is taken for the
+     * sentinel; a deeper negative slot is looked up. */
+    return tok != -1 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
+                                  p->swa_mapping_len)
+                     : -1;
 #else
     /* A negative slot is the "no slot" sentinel: -1 without a lookup. */
     return tok >= 0 ? FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, tok,
@@ -271,6 +282,11 @@ FUSED_FN void fused_scan_store(FUSED_CTX *ctx, int64_t k, uint32_t k_sum, uint32
 #elif defined(GMFUZZ_FAULT_SCAN_FIRST_WARP_ONLY) || defined(GMFUZZ_FAULT_SCAN_FIRST_BLOCK_ONLY)
     fused_fault_segment_sums(ctx, k, &k_sum, &q_sum);
 #endif
+#if defined(GMFUZZ_FAULT_SCAN_SATURATES)
+    /* PLANTED FAULT scan_saturates: a sum past INT32_MAX is clamped there
+     * instead of wrapping. */
+    k_sum = k_sum >= 0x80000000u ? 0x7fffffffu : k_sum;
+#endif
     FUSED_WRITE(ctx, FUSED_BUF_CU_SEQLENS_K, p->cu_seqlens_k, k + 1, p->bs + 1,
                 fused_low32(k_sum));
     if (p->q_mode == FUSED_Q_CUMSUM) {
@@ -317,6 +333,12 @@ FUSED_FN void fused_swa_out_slot(FUSED_CTX *ctx, int64_t t) {
 #if defined(GMFUZZ_FAULT_LOC_GUARD_DROPPED)
         /* PLANTED FAULT loc_guard_dropped: the sentinel is looked up too. */
         value = FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc, p->swa_mapping_len);
+#elif defined(GMFUZZ_FAULT_LOC_GUARD_EQ_MINUS_ONE)
+        /* PLANTED FAULT loc_guard_eq_minus_one: only -1 is taken for the
+         * sentinel; a deeper negative location is looked up. */
+        value = loc == -1 ? -1
+                          : FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc,
+                                       p->swa_mapping_len);
 #else
         value = loc < 0 ? -1
                         : FUSED_READ(ctx, FUSED_BUF_SWA_MAPPING, p->swa_mapping, loc,

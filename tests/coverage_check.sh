@@ -25,9 +25,11 @@ LLVM_COV=/nonexistent/llvm-cov "$gmfuzz" coverage "$work/empty" 2>"$work/err"; r
 [ $rc -eq 4 ] && grep -q 'LLVM_COV=/nonexistent/llvm-cov: no such program' "$work/err" ||
   fail "a bad \$LLVM_COV: exit $rc: $(cat "$work/err")"
 
-# A real campaign: a short sweep on the CPU (its corpus is the seed corpus),
-# ended by --cases, not by 2 s of time (on a loaded machine those may pass
-# before its job has checked a case).
+# A real campaign: a short sweep on the CPU, ended by --cases, not by 2 s
+# of time (on a loaded machine those may pass before its job has checked a
+# case). Its corpus/ holds the seeds, which it never runs: the profile draws
+# its cases again instead (the runner's --sweep, from the job's log), as
+# many as it checked.
 "$gmfuzz" sweep --cases 64 --time 120 --jobs 1 --seed 1 --out "$camp" >"$work/sweep.log" 2>&1 ||
   fail "sweep: $(tail -5 "$work/sweep.log")"
 cp "$source/corpus/regress/decode.legacy_raises._.json" \
@@ -54,6 +56,11 @@ assert {"kernel/fused_program.h", "reference/reference.c", "core/gm_oracle.c",
 # The corpus really ran: an empty profile would be 0 %.
 assert files["kernel/fused_program.h"]["lines"]["percent"] > 50, files["kernel/fused_program.h"]
 assert " 2 JSON" in s["inputs"], s["inputs"]
+assert "(0 raw," in s["inputs"], s["inputs"]  # not the seeds in corpus/
+swept = int(s["inputs"].split(" swept)")[0].rsplit(" ", 1)[1])
+log = open(sys.argv[1].replace("coverage/summary.json", "logs/job-0.log")).read()
+checked = int(log.split("stat::number_of_executed_units:")[1].split()[0])
+assert swept == checked > 0, (s["inputs"], checked)
 unreached = {u["file"]: u for u in s["unreached"]}
 assert "kernel/fused_program.h" in unreached and "reference/reference.c" in unreached
 for u in unreached.values():

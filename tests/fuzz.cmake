@@ -6,6 +6,9 @@ gmfuzz_test(test_fuzz_decode SOURCES test_fuzz_decode.c LIBS gmfuzz_fuzz
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors LABELS fuzz)
 gmfuzz_test(test_fuzz_reach SOURCES test_fuzz_reach.c LIBS gmfuzz_fuzz ARGS ${GMFUZZ_DICT}
             LABELS fuzz)
+# The one description of the input space (core/gm_space.h) against the
+# decoder's specials and the dictionary (issue 23).
+gmfuzz_test(test_space SOURCES test_space.c LIBS gmfuzz_fuzz ARGS ${GMFUZZ_DICT} LABELS "fuzz;gen")
 
 # corpus/seed is what gmfuzz-seed makes of the conformance vectors and the
 # example cases today: a change to the byte layout must regenerate it.

@@ -134,6 +134,15 @@ static void trigger_negative_stride(launch *l) { l->p.q_stride = -4; }
 
 static void trigger_negative_mapping(launch *l) { l->mapping[0] = -40; } /* row 0, page 0 */
 
+/* The faults of issue 23 need the values the sweep once never drew. */
+static void trigger_deep_token(launch *l) { l->rtt[PAGE] = -3; } /* row 0, page 1 */
+
+static void trigger_deep_location(launch *l) { l->loc[0] = -2; }
+
+static void trigger_sum_past_int32(launch *l) { l->seq[0] = INT32_MAX; } /* + offset 2 */
+
+static void trigger_negative_length(launch *l) { l->seq[0] = -5; } /* + offset 2: -3 */
+
 static const expectation expectations[] = {
     {"scan_exclusive", SHOW_CU_K, 1, FUSED_BUF_COUNT, false, NULL},
     {"scan_first_warp_only", SHOW_CU_K, 1 + FUSED_FAULT_WARP_ROWS, FUSED_BUF_COUNT, false, NULL},
@@ -156,6 +165,10 @@ static const expectation expectations[] = {
     {"negative_q_stride_shifted", SHOW_CU_Q, 1, FUSED_BUF_COUNT, false, trigger_negative_stride},
     {"negative_swa_mapping_divided", SHOW_SWA_PAGE_TABLE, 0, FUSED_BUF_COUNT, false,
      trigger_negative_mapping},
+    {"tok_guard_eq_minus_one", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false, trigger_deep_token},
+    {"loc_guard_eq_minus_one", SHOW_OOB, -1, FUSED_BUF_SWA_MAPPING, false, trigger_deep_location},
+    {"scan_saturates", SHOW_CU_K, 1, FUSED_BUF_COUNT, false, trigger_sum_past_int32},
+    {"cache_seqlens_clamped", SHOW_CACHE, 0, FUSED_BUF_COUNT, false, trigger_negative_length},
 };
 
 static int64_t first_difference_i32(const int32_t *a, const int32_t *b, int64_t n) {

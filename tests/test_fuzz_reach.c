@@ -130,7 +130,7 @@ static void test_dictionary(void) {
             CHECK_EQ_I64(c.swa.mapping[0], ((int64_t)1 << 40) + 3);
         } else if (strncmp(line, "set_loc0_neg_maplen_m1=", 23) == 0) {
             CHECK_EQ_I64(c.swa.out_cache_loc[0], -(int64_t)c.swa.mapping_len - 1);
-        } else if (strncmp(line, "set_rpilast_pad0=", 17) == 0) {
+        } else if (strncmp(line, "set_rpilast_zero=", 17) == 0) {
             CHECK_EQ_I64(c.req_pool_indices[c.bs - 1], 0);
         }
         gm_case_free(&c);
@@ -359,9 +359,13 @@ static void features_swa(features *f, const gm_case *c) {
     }
 }
 
+/* What the decoder reaches from random bytes (test_reachability fills it). */
+static features decoder_reach;
+
 static void test_reachability(void) {
     static uint8_t buf[5000];
-    static features f;
+    features *const fp = &decoder_reach;
+#define f (*fp)
     fuzz_rng rng;
     fuzz_rng_seed(&rng, 7);
     const size_t n = 15000;
@@ -402,6 +406,68 @@ static void test_reachability(void) {
     /* tall and wide shapes: a few percent each */
     CHECK(tall * 100 >= n * 1 && tall * 100 <= n * 8);
     CHECK(wide * 100 >= n * 1 && wide * 100 <= n * 8);
+#undef f
+}
+
+/* Beyond the sweep on purpose: page sizes past 256 (SPEC's range is 1 to
+ * 256; the decoder keeps them to see that nothing breaks) and tables of
+ * 2^18 tokens a row (the generator's token budget is 2^19 a case). */
+static bool gen_out_of_scope(const char *feature_name) {
+    static const char *const names[] = {"page > 256", "width >= 2^18"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (strcmp(names[k], feature_name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every feature random decoder bytes reach, the sweep's generator
+ * (harness_gen_case, one seed) reaches too (issue 23: both draw from
+ * core/gm_space.h; the sweep once drew no out_cache_loc below -1). */
+static void test_generator_reach(void) {
+    static features f;
+    harness_gen g;
+    harness_gen_seed(&g, 1);
+    const size_t n = 20000;
+    size_t in_bounds = 0, sum_wrap = 0, nonpositive = 0;
+    for (size_t k = 0; k < n; k++) {
+        gm_case c;
+        gm_case_init(&c);
+        gm_error err = {0};
+        CHECK(harness_gen_case(&g, &c, &err));
+        features_shape(&f, &c);
+        features_batch(&f, &c);
+        features_swa(&f, &c);
+        in_bounds += fuzz_recipe_in_bounds(&c);
+        int64_t sum = 0, offset = gm_case_seqlen_offset(&c);
+        bool nonpos = false;
+        for (size_t i = 0; i < c.bs; i++) {
+            sum += c.seq_lens[i] >= 0 && c.seq_lens[i] <= INT32_MAX ? c.seq_lens[i] : 0;
+            nonpos = nonpos || (__int128)c.seq_lens[i] + offset < 0; /* no int64 overflow */
+        }
+        sum_wrap += c.bs >= 2 && sum > INT32_MAX;
+        nonpositive += nonpos;
+        gm_case_free(&c);
+    }
+    for (size_t k = 0; k < decoder_reach.n; k++) {
+        size_t j = 0;
+        while (j < f.n && strcmp(f.name[j], decoder_reach.name[k]) != 0) {
+            j++;
+        }
+        bool reached = j < f.n && f.hits[j] > 0;
+        if (!reached && decoder_reach.hits[k] > 0 && !gen_out_of_scope(decoder_reach.name[k])) {
+            fprintf(stderr, "the decoder reaches it, the generator never: %s\n",
+                    decoder_reach.name[k]);
+            CHECK(reached);
+        }
+    }
+    fprintf(stderr, "generator: of %zu cases %zu in bounds, %zu with a running sum past int32, "
+            "%zu with seq_len + offset < 0\n", n, in_bounds, sum_wrap, nonpositive);
+    CHECK(sum_wrap > 0);
+    CHECK(nonpositive > 0);
+    /* most cases still compare buffers (the sweep is for GPU targets) */
+    CHECK(in_bounds * 10 >= n * 6);
 }
 
 int main(int argc, char **argv) {
@@ -412,5 +478,6 @@ int main(int argc, char **argv) {
     dict_path = argv[1];
     GM_RUN(test_dictionary);
     GM_RUN(test_reachability);
+    GM_RUN(test_generator_reach);
     GM_TEST_END();
 }
