@@ -228,3 +228,15 @@ int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t of
     default: return 0;
     }
 }
+
+void gm_space_ctx_of(const gm_case *c, gm_space_ctx *x) {
+    x->page_size = c->page_size;
+    x->max_context_len = c->max_context_len;
+    x->width = (int64_t)c->width;
+    x->pool = (int64_t)c->pool;
+    x->bs = (int64_t)c->bs;
+    x->max_num_pages = (int64_t)gm_case_max_num_pages(c);
+    x->full_size = (int64_t)(c->pool * c->width);
+    x->mapping_len = c->has_swa ? (int64_t)c->swa.mapping_len : 0;
+    x->out_len = c->has_swa && c->swa.has_out_len ? (int64_t)c->swa.out_len : 0;
+}

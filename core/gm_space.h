@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gm_case.h"
+
 /* The signed inputs (and the generators' steps) a class belongs to. */
 typedef enum {
     GM_SPACE_SEQ,     /* sequence lengths (seq_lens, seq_lens_cpu) */
@@ -46,6 +48,9 @@ typedef struct {
     int64_t mapping_len; /* 0 without swa */
     int64_t out_len;     /* 0 without a swa_out_cache_loc buffer */
 } gm_space_ctx;
+
+/* The sizes of case `c` (its page size, widths, pool, batch, mapping). */
+void gm_space_ctx_of(const gm_case *c, gm_space_ctx *ctx);
 
 /* The most classes one input has (the decoder's selectors hold 60). */
 #define GM_SPACE_CLASSES_MAX 60

@@ -23,22 +23,10 @@ static bool fuzz_mutate_no_memory(gm_error *err) {
     return gm_error_set(err, GM_ERR_MEMORY, "fuzz_mutate: out of memory");
 }
 
-static void fuzz_mutate_ctx(const gm_case *c, fuzz_value_ctx *x) {
-    x->page_size = c->page_size;
-    x->max_context_len = c->max_context_len;
-    x->width = (int64_t)c->width;
-    x->pool = (int64_t)c->pool;
-    x->bs = (int64_t)c->bs;
-    x->max_num_pages = (int64_t)gm_case_max_num_pages(c);
-    x->full_size = (int64_t)(c->pool * c->width);
-    x->mapping_len = c->has_swa ? (int64_t)c->swa.mapping_len : 0;
-    x->out_len = c->has_swa && c->swa.has_out_len ? (int64_t)c->swa.out_len : 0;
-}
-
 /* One of the domain's edge values (fuzz_value.h), for this case. */
 static int64_t fuzz_mutate_special(const gm_case *c, fuzz_domain d, fuzz_rng *rng) {
     fuzz_value_ctx x;
-    fuzz_mutate_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     return fuzz_value_special(d, &x, (unsigned)fuzz_rng_below(rng, fuzz_value_special_count(d)));
 }
 

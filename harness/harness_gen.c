@@ -29,18 +29,6 @@ static bool harness_gen_chance(harness_gen *g, int percent) {
  * The edge values come from the one table the fuzzer's decoder, mutator and
  * dictionary use too: a class the fuzzer can select, the sweep draws. */
 
-static void harness_gen_space_ctx(const gm_case *c, gm_space_ctx *x) {
-    x->page_size = c->page_size;
-    x->max_context_len = c->max_context_len;
-    x->width = (int64_t)c->width;
-    x->pool = (int64_t)c->pool;
-    x->bs = (int64_t)c->bs;
-    x->max_num_pages = (int64_t)gm_case_max_num_pages(c);
-    x->full_size = (int64_t)(c->pool * c->width);
-    x->mapping_len = c->has_swa ? (int64_t)c->swa.mapping_len : 0;
-    x->out_len = c->has_swa && c->swa.has_out_len ? (int64_t)c->swa.out_len : 0;
-}
-
 /* Class (r mod count) of `in` for the case of `x`: r is a draw already made. */
 static int64_t harness_gen_class_of(gm_space_input in, const gm_space_ctx *x, uint64_t r) {
     return gm_space_value(in, x, (unsigned)(r % gm_space_count(in)));
@@ -55,7 +43,7 @@ static int32_t harness_gen_low32(int64_t v) {
 /* A class of `in` for case `c`, drawn. */
 static int64_t harness_gen_class(harness_gen *g, gm_space_input in, const gm_case *c) {
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     return harness_gen_class_of(in, &x, harness_gen_next(g));
 }
 
@@ -158,7 +146,7 @@ static int64_t harness_gen_below_of(uint64_t r, uint64_t span) {
 static void harness_gen_tokens(harness_gen *g, gm_case *c, int64_t mapping_len) {
     uint64_t span = (uint64_t)mapping_len - 1; /* values 0 .. mapping_len - 2 */
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     x.mapping_len = mapping_len; /* the SWA mapping is drawn after the tokens */
     unsigned odd = harness_gen_chance(g, 10) ? 6 : 5; /* classes in a tenth of the cases */
     for (size_t k = 0; k < c->pool * c->width; k++) {
@@ -192,7 +180,7 @@ static void harness_gen_row_contents(harness_gen *g, gm_case *c) {
     bool odd_rows = harness_gen_chance(g, 10);
     int rows = harness_gen_chance(g, 20) ? (int)harness_gen_range(g, 0, GM_SPACE_ROWS_N - 1) : -1;
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     for (size_t i = 0; i < c->bs; i++) {
         bool padded = i >= real; /* cuda-graph padding: pool row 0, length 1 */
         c->req_pool_indices[i] = padded ? 0 : harness_gen_range(g, 0, (int64_t)c->pool - 1);
@@ -232,7 +220,7 @@ static void harness_gen_rows(harness_gen *g, gm_case *c) {
  * the -1 sentinel. */
 static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     unsigned odd = harness_gen_chance(g, 20) ? 4 : 3; /* classes in a fifth of the cases */
     for (size_t k = 0; k < c->swa.mapping_len; k++) {
         uint64_t r = harness_gen_next(g);
@@ -251,7 +239,7 @@ static void harness_gen_swa_mapping(harness_gen *g, gm_case *c) {
 static void harness_gen_out_cache_loc(harness_gen *g, gm_case *c) {
     int64_t mapping_len = (int64_t)c->swa.mapping_len;
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     unsigned odd = harness_gen_chance(g, 20) ? 12 : 10; /* classes in a fifth of the cases */
     for (size_t t = 0; t < c->swa.n_out; t++) {
         uint64_t r = harness_gen_next(g);
@@ -324,7 +312,7 @@ static bool harness_gen_stale(harness_gen *g, gm_case *c) {
         return false;
     }
     gm_space_ctx x;
-    harness_gen_space_ctx(c, &x);
+    gm_space_ctx_of(c, &x);
     for (size_t k = 0; k < n; k++) {
         uint64_t r = harness_gen_next(g);
         in->values[k] = harness_gen_class_of(GM_SPACE_FILL, &x, r);
