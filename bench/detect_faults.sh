@@ -342,9 +342,12 @@ count_buckets() {  # fault
     none) [ "$n" -eq 0 ] ;;
     *+*) [ "$theirs" -ge 2 ] ;;
     # A scan whose sums restart every segment first differs at the first
-    # segment edge past rows whose terms are not all zero: any of the scan
-    # regions (rows >= 32, >= 256, >= 1024) can be a bucket's WHERE.
-    scan_first_*) [ "$theirs" -ge 1 ] && [ "$n" -le 4 ] ;;
+    # segment edge past rows that carry a sum: with empty rows, or terms
+    # that cancel (seq_len + offset below 0), that edge is the data's, and
+    # any scan region can be a bucket's WHERE (up to 6 seen with 60,000
+    # runs): found, and every bucket in the scan's buffers.
+    scan_first_*) [ "$theirs" -ge 1 ] && [ "$theirs" -eq "$n" ] &&
+                  ! printf '%s\n' "${names[@]}" | grep -v '^\[' | grep -qv '^cu_seqlens_[kq]' ;;
     *) [ "$theirs" -ge 1 ] && [ "$n" -le 3 ] ;;
   esac
 }

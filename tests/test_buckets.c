@@ -163,7 +163,11 @@ static void test_target_page_tables(void) {
     negative_token_case(&c);
     c.init[GM_BUF_PAGE_TABLE] = (gm_init){GM_INIT_FILL, 7, NULL, 0};
     EXPECT_BUCKET(&c, true, unwritten_cell, "target_deviates:page_table|live|stale");
+    /* a 0 over the init's 0 is the old contents kept, as an unwritten cell */
     tc_case(&c, GM_MODE_DECODE, 1, 4, 1, 1, 4);
+    EXPECT_BUCKET(&c, true, zero_cell, "target_deviates:page_table|live|stale");
+    tc_case(&c, GM_MODE_DECODE, 1, 4, 1, 1, 4);
+    c.init[GM_BUF_PAGE_TABLE] = (gm_init){GM_INIT_FILL, 7, NULL, 0};
     EXPECT_BUCKET(&c, true, zero_cell, "target_deviates:page_table|live|0_or_unwritten");
 }
 

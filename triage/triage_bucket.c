@@ -99,18 +99,33 @@ const char *triage_bucket_buffer_name(const gm_case *c, gm_buf_id id) {
 static const size_t triage_bucket_edges[] = {32, 256, 512, 1024, 2048, 4096};
 #define TRIAGE_BUCKET_EDGES (sizeof triage_bucket_edges / sizeof triage_bucket_edges[0])
 
+/* Whether the rows before `row` sum to something in the scan's right output
+ * (entry `row` of cu_seqlens is the sum of the rows before it). */
+static bool triage_bucket_carried(const gm_buffer *expected, size_t row) {
+    if (expected == NULL || !expected->present || expected->data == NULL ||
+        row >= expected->dims[0]) {
+        return true; /* nothing to tell by: the edge stands */
+    }
+    return expected->is_int64 ? ((const int64_t *)expected->data)[row] != 0
+                              : ((const int32_t *)expected->data)[row] != 0;
+}
+
 /* Relative to the case, so that one fault keeps one key whatever bs is:
  * only the last row ("@last", however many rows there are: a fault of the
  * last row shows at bs 1 too), else the first row at a block edge
- * ("@edge1024": a carry lost there shows at that row, whatever bs), else
- * the block range of the first row ("@rows<32" ... "@rows>=4096"). */
-void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, char *out, size_t size) {
+ * ("@edge1024": a carry lost there shows at that row, whatever bs) where
+ * the rows before carry a sum into it (a fault of every nonzero row whose
+ * case starts with empty rows first shows wherever they end, an edge or
+ * not), else the block range of the first row ("@rows<32" ...
+ * "@rows>=4096"). */
+void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, const gm_buffer *expected,
+                             char *out, size_t size) {
     if (first == last && last + 1 == rows) {
         snprintf(out, size, "@last");
         return;
     }
     for (size_t k = 0; k < TRIAGE_BUCKET_EDGES; k++) {
-        if (first == triage_bucket_edges[k]) {
+        if (first == triage_bucket_edges[k] && triage_bucket_carried(expected, first)) {
             snprintf(out, size, "@edge%zu", first);
             return;
         }
@@ -154,7 +169,8 @@ static void triage_bucket_where(const gm_case *c, const harness_run_result *r,
             snprintf(out, size, "head");
         } else {
             char rows[32];
-            triage_bucket_scan_rows(flat - 1, s->last_flat - 1, c->bs, rows, sizeof rows);
+            triage_bucket_scan_rows(flat - 1, s->last_flat - 1, c->bs, &r->reference.buf[id], rows,
+                                    sizeof rows);
             snprintf(out, size, "live%s", rows);
         }
         break;

@@ -102,8 +102,12 @@ void triage_bucket_write_uncompared(const gm_case *c, const harness_run_result *
 const char *triage_bucket_buffer_name(const gm_case *c, gm_buf_id id);
 
 /* The "@..." part of a scan's region: rows `first` to `last` (0-based, the
- * first and last that differ) of `rows` (bs), relative to the case. */
-void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, char *out, size_t size);
+ * first and last that differ) of `rows` (bs), relative to the case.
+ * `expected` is the scan's right output (cu_seqlens, bs + 1 entries): a
+ * first row at a block edge is "@edgeN" only where the rows before it
+ * carry a sum into it. */
+void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, const gm_buffer *expected,
+                             char *out, size_t size);
 
 /* Whether a key a baseline lists covers the bucket `key`: the same key, or
  * one of the form written before issue 23 that stands for it (an absolute

@@ -57,7 +57,9 @@ static int64_t triage_target_low32(int64_t v) {
 static int triage_target_relation(int64_t got, int64_t want, int64_t prior) {
     __int128 gap = (__int128)got - want;
     if (got == prior) {
-        return prior == 0 ? TRIAGE_TARGET_ZERO : TRIAGE_TARGET_STALE;
+        /* the old contents kept, zero or not: one relation, so that a cell
+         * left unwritten does not split by what the case held before */
+        return TRIAGE_TARGET_STALE;
     }
     if (got == 0) {
         return TRIAGE_TARGET_ZERO;
@@ -152,7 +154,8 @@ static void triage_target_where(const triage_target_seen *s, char *out, size_t s
             snprintf(out, size, "head");
         } else {
             char rows[32];
-            triage_bucket_scan_rows(s->first - 1, s->last - 1, s->c->bs, rows, sizeof rows);
+            triage_bucket_scan_rows(s->first - 1, s->last - 1, s->c->bs, &s->model->buf[s->id],
+                                    rows, sizeof rows);
             snprintf(out, size, "live%s", rows);
         }
         break;
