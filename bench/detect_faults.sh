@@ -30,8 +30,9 @@
 #     --buckets      count NEW buckets instead (issue 10): one campaign per
 #                    fault over the whole budget (no --stop-on-new, no
 #                    minimizing); with --check, exit 1 unless each fault
-#                    gives 1 to 3 new buckets that are its doing (4 for a
-#                    scan that restarts per segment: a region per edge), a pair
+#                    gives 1 to 3 new buckets that are its doing (a scan
+#                    that restarts per segment or saturates: found, only in
+#                    the scan's buffers, its regions the data's), a pair
 #                    a+b (both planted, -DGMFUZZ_FAULT=a+b) at least 2, and
 #                    "none" 0. A fault with fewer of its buckets than that
 #                    within the budget gets the budget again, its campaign
@@ -345,8 +346,9 @@ count_buckets() {  # fault
     # segment edge past rows that carry a sum: with empty rows, or terms
     # that cancel (seq_len + offset below 0), that edge is the data's, and
     # any scan region can be a bucket's WHERE (up to 6 seen with 60,000
-    # runs): found, and every bucket in the scan's buffers.
-    scan_first_*) [ "$theirs" -ge 1 ] && [ "$theirs" -eq "$n" ] &&
+    # runs); a scan that saturates first differs where the sum passes
+    # int32, the data's too: found, and every bucket in the scan's buffers.
+    scan_first_* | scan_saturates) [ "$theirs" -ge 1 ] && [ "$theirs" -eq "$n" ] &&
                   ! printf '%s\n' "${names[@]}" | grep -v '^\[' | grep -qv '^cu_seqlens_[kq]' ;;
     *) [ "$theirs" -ge 1 ] && [ "$n" -le 3 ] ;;
   esac
