@@ -9,8 +9,8 @@
 # the machine's load (--time only caps it: the script fails a run that did
 # not check all N; 20,000 stand-in cases took 34 to 168 s on the loaded
 # 2-core VM), so its buckets are too: each
-# count below is what every run gives, measured in
-# /work/notes/i23-buckets-evidence.md. Included after targets.cmake
+# count below is what every run gives, as measured (each run's buckets:
+# efficacy-targets/NAME.table.txt in the build tree). Included after targets.cmake
 # (GMFUZZ_TEST_PYTHON, GMFUZZ_TARGETS_OUT).
 set(EFFICACY_TARGETS_OUT ${CMAKE_CURRENT_BINARY_DIR}/efficacy-targets)
 
