@@ -95,47 +95,38 @@ void gm_file_atomic_abort(gm_file_atomic *a) {
     gm_file_atomic_release(a);
 }
 
-/* In place: the bytes flushed, nothing to rename or sync (fsync of a FIFO
- * or a device fails with EINVAL). */
-static bool gm_file_atomic_commit_in_place(gm_file_atomic *a, gm_error *err) {
-    bool ok = !ferror(a->f) && fflush(a->f) == 0;
+/* Flushes and closes the file, forcing its bytes to disk unless it is
+ * written in place (fsync of a FIFO or a device fails with EINVAL); false,
+ * with errno, when any of it failed. */
+static bool gm_file_atomic_close(gm_file_atomic *a) {
+    bool ok = !ferror(a->f) && fflush(a->f) == 0 && (a->in_place || fsync(fileno(a->f)) == 0);
     int saved = errno;
     if (fclose(a->f) != 0 && ok) {
         ok = false;
         saved = errno;
     }
     a->f = NULL;
-    if (!ok) {
-        gm_error_set(err, GM_ERR_IO, "%s: cannot write it: %s", a->path, strerror(saved));
-    }
-    gm_file_atomic_release(a);
+    errno = saved;
     return ok;
 }
 
 /* Forces the bytes to disk before the rename publishes them, then the
- * rename itself. */
+ * rename itself; in place, the bytes flushed and nothing to rename. */
 bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err) {
-    if (a->in_place) {
-        return gm_file_atomic_commit_in_place(a, err);
-    }
-    bool ok = !ferror(a->f) && fflush(a->f) == 0 && fsync(fileno(a->f)) == 0;
-    int saved = errno;
-    if (fclose(a->f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    a->f = NULL;
+    bool ok = gm_file_atomic_close(a);
     if (!ok) {
-        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", a->path, a->tmp,
-                     strerror(saved));
-    } else if (rename(a->tmp, a->path) != 0) {
+        gm_error_set(err, GM_ERR_IO, "%s: cannot write %s: %s", a->path,
+                     a->in_place ? "it" : a->tmp, strerror(errno));
+    } else if (!a->in_place && rename(a->tmp, a->path) != 0) {
         ok = gm_error_set(err, GM_ERR_IO, "%s: cannot rename %s onto it: %s", a->path, a->tmp,
                           strerror(errno));
     }
-    if (!ok) {
-        remove(a->tmp);
+    if (!a->in_place) {
+        if (!ok) {
+            remove(a->tmp);
+        }
+        ok = ok && gm_file_sync_dir(a->path, err);
     }
-    ok = ok && gm_file_sync_dir(a->path, err);
     gm_file_atomic_release(a);
     return ok;
 }
