@@ -24,7 +24,7 @@ bool campaign_reap_adopt_orphans(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1L
 /* The parent pid in /proc/PID/stat: the field after the state, which
  * follows the command name's closing parenthesis. */
 static pid_t campaign_reap_parent_of(const char *pid) {
-    char path[64], text[512];
+    char path[300], text[512]; /* path: a d_name is up to 255 bytes */
     snprintf(path, sizeof path, "/proc/%s/stat", pid);
     FILE *f = fopen(path, "r");
     size_t n = f != NULL ? fread(text, 1, sizeof text - 1, f) : 0;

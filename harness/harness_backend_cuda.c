@@ -22,6 +22,7 @@
 #include "harness_backend_cuda.h"
 #include "harness_cuda_arena.h"
 #include "harness_cuda_graphs.h"
+#include "harness_inputs.h"
 #include "harness_launch.h"
 
 /* Device memory for shared blocks: no mirror (the block is the staging),
@@ -35,6 +36,7 @@ struct harness_backend_cuda {
     harness_cuda_arena arena;   /* cuda, cuda-raw */
     harness_cuda_graphs graphs; /* cuda-graph */
     unsigned char *block_dev; /* shared blocks' launches run here */
+    unsigned char *block_back; /* and come back here (pinned), inputs included */
     size_t block_dev_size;
     harness_backend_cuda_times times;
 };
@@ -73,6 +75,7 @@ void harness_backend_cuda_close(harness_backend_cuda *cu) {
     harness_cuda_arena_release(&cu->arena);
     harness_cuda_graphs_release(&cu->graphs);
     cudaFree(cu->block_dev);
+    cudaFreeHost(cu->block_back);
     cudaStreamDestroy(cu->stream);
     free(cu);
 }
@@ -138,8 +141,11 @@ bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_out
     if (e != cudaSuccess) {
         return harness_backend_cuda_fail(err, "running the kernel", e);
     }
+    char what[HARNESS_INPUTS_WHAT_MAX];
     if (seen.claimed) {
         harness_backend_cuda_report_oob(&seen, out);
+    } else if (harness_cuda_arena_inputs_changed(arena, &host, what, sizeof what)) {
+        harness_inputs_report(out, what);
     }
     return true;
 }
@@ -155,11 +161,16 @@ static cudaError_t harness_backend_cuda_block_room(harness_backend_cuda *cu, siz
         return cudaSuccess;
     }
     cudaFree(cu->block_dev);
+    cudaFreeHost(cu->block_back);
     cu->block_dev = NULL;
+    cu->block_back = NULL;
     cu->block_dev_size = 0;
     size_t size =
         bytes * 2 > HARNESS_BACKEND_CUDA_BLOCK_MIN ? bytes * 2 : HARNESS_BACKEND_CUDA_BLOCK_MIN;
     cudaError_t e = cudaMalloc((void **)&cu->block_dev, size);
+    if (e == cudaSuccess) {
+        e = cudaMallocHost((void **)&cu->block_back, size);
+    }
     if (e == cudaSuccess) {
         cu->block_dev_size = size;
         cu->times.grows++;
@@ -167,8 +178,9 @@ static cudaError_t harness_backend_cuda_block_room(harness_backend_cuda *cu, siz
     return e;
 }
 
-/* Enqueues the block's launches on the device copy of [lo, hi), each
- * one's outputs back into the block. */
+/* Enqueues the block's launches on the device copy of [lo, hi), then the
+ * download of all of [lo, hi) into block_back: the outputs, and the inputs
+ * to compare with what the block sent (harness_backend_cuda_take_block). */
 static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu,
                                                       unsigned char *block,
                                                       const harness_layout_launch *launches,
@@ -185,12 +197,56 @@ static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu,
         fused_params d = launches[i].params;
         harness_layout_rebase(&d, dev);
         e = fused_cuda_launch(&d, checked, (fused_cuda_status *)(dev + s->status_at), cu->stream);
-        if (e == cudaSuccess) {
-            e = cudaMemcpyAsync(block + s->outputs_at, (const void *)(dev + s->outputs_at),
-                                s->end - s->outputs_at, cudaMemcpyDeviceToHost, cu->stream);
-        }
+    }
+    if (e == cudaSuccess) {
+        e = cudaMemcpyAsync(cu->block_back, cu->block_dev, hi - lo, cudaMemcpyDeviceToHost,
+                            cu->stream);
     }
     return e;
+}
+
+/* Whether an input of `launch` came back (at `back`) other than the block
+ * sent it; `what` says where. */
+static bool harness_backend_cuda_block_inputs_changed(const harness_layout_launch *launch,
+                                                      const unsigned char *block,
+                                                      uintptr_t back, char *what, size_t size) {
+    fused_params sent = launch->params, now = launch->params;
+    harness_layout_rebase(&sent, (uintptr_t)block);
+    harness_layout_rebase(&now, back);
+    harness_inputs_buf in[HARNESS_INPUTS_MAX], got[HARNESS_INPUTS_MAX];
+    size_t n = harness_inputs_of(&sent, in);
+    harness_inputs_of(&now, got);
+    for (size_t j = 0; j < n; j++) {
+        if (harness_inputs_changed(&in[j], got[j].data, what, size)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* After the block came back (block_back holds [lo, hi)): each launch's
+ * outputs and status into the block, and its error: the first
+ * out-of-bounds access the checked kernel skipped, else the first input
+ * that came back other than the block sent it. */
+static void harness_backend_cuda_take_block(harness_backend_cuda *cu, unsigned char *block,
+                                            const harness_layout_launch *launches, size_t n,
+                                            size_t lo, char *errors, size_t error_size) {
+    const uintptr_t back = (uintptr_t)cu->block_back - lo; /* where offset 0 would be */
+    for (size_t i = 0; i < n; i++) {
+        const harness_layout_span *s = &launches[i].span;
+        memcpy(block + s->outputs_at, (const void *)(back + s->outputs_at),
+               s->end - s->outputs_at);
+        fused_cuda_status seen;
+        memcpy(&seen, block + s->status_at, sizeof seen);
+        char *error = &errors[i * error_size];
+        char what[HARNESS_INPUTS_WHAT_MAX];
+        if (cu->mode != HARNESS_CUDA_RAW && seen.claimed) {
+            harness_backend_cuda_describe_oob(&seen, error, error_size);
+        } else if (harness_backend_cuda_block_inputs_changed(&launches[i], block, back, what,
+                                                             sizeof what)) {
+            harness_inputs_format(error, error_size, what);
+        }
+    }
 }
 
 bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *block,
@@ -219,13 +275,7 @@ bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *blo
     if (e != cudaSuccess) {
         return harness_backend_cuda_fail(err, "running a shared block", e);
     }
-    for (size_t i = 0; i < n && cu->mode != HARNESS_CUDA_RAW; i++) {
-        fused_cuda_status seen;
-        memcpy(&seen, block + launches[i].span.status_at, sizeof seen);
-        if (seen.claimed) {
-            harness_backend_cuda_describe_oob(&seen, &errors[i * error_size], error_size);
-        }
-    }
+    harness_backend_cuda_take_block(cu, block, launches, n, lo, errors, error_size);
     return true;
 }
 

@@ -35,9 +35,11 @@ bool harness_backend_cuda_run(harness_backend_cuda *cu, const gm_case *c, gm_out
 
 /* The launches of a job's shared block (harness_layout.h; cuda and cuda-raw
  * only): the block's bytes they span go up in one copy, each launch runs
- * on them, each one's outputs come back into the block in place, and one
- * synchronization ends it all. errors[i * error_size] receives what launch
- * i reported ("out_of_bounds: ..."), "" for nothing. */
+ * on them, the span comes back in one copy and one synchronization ends it
+ * all; each launch's outputs go into the block in place, and its inputs
+ * are compared with the block's (inputs are read-only, harness_inputs.h).
+ * errors[i * error_size] receives what launch i reported
+ * ("out_of_bounds: ..." or "target_wrote_input: ..."), "" for nothing. */
 bool harness_backend_cuda_run_block(harness_backend_cuda *cu, unsigned char *block,
                                     const harness_layout_launch *launches, size_t n, char *errors,
                                     size_t error_size, gm_error *err);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "harness_inputs.h"
 #include "harness_layout.h"
 
 size_t harness_cuda_arena_need(const fused_params *p) { return harness_layout_need(p); }
@@ -45,6 +46,7 @@ void harness_cuda_arena_upload(harness_cuda_arena *a, const fused_params *h, fus
     a->outputs_at = span.outputs_at;
     a->status_at = span.status_at;
     a->used = span.end;
+    a->placed = *d;
     *status = (fused_cuda_status *)(a->base + span.status_at);
     if (*e == cudaSuccess && a->used > 0) {
         *e = cudaMemcpyAsync(a->base, a->mirror, a->used, cudaMemcpyHostToDevice, s);
@@ -72,9 +74,8 @@ void harness_cuda_arena_download(harness_cuda_arena *a, const fused_params *d, f
     harness_cuda_arena_fetch(a, h->swa_page_table, d->swa_page_table, cells, 4);
     harness_cuda_arena_fetch(a, h->swa_out_cache_loc, d->swa_out_cache_loc, (size_t)h->out_len, 8);
     harness_cuda_arena_fetch(a, seen, a->base + a->status_at, 1, sizeof *seen);
-    if (*e == cudaSuccess && a->used > a->outputs_at) {
-        *e = cudaMemcpyAsync(a->mirror + a->outputs_at, a->base + a->outputs_at,
-                             a->used - a->outputs_at, cudaMemcpyDeviceToHost, s);
+    if (*e == cudaSuccess && a->used > 0) {
+        *e = cudaMemcpyAsync(a->mirror, a->base, a->used, cudaMemcpyDeviceToHost, s);
     }
 }
 
@@ -83,4 +84,20 @@ void harness_cuda_arena_unpack(harness_cuda_arena *a) {
         memcpy(a->fetch[k].host, a->mirror + a->fetch[k].offset, a->fetch[k].bytes);
     }
     a->n_fetch = 0;
+}
+
+bool harness_cuda_arena_inputs_changed(const harness_cuda_arena *a, const fused_params *host,
+                                       char *what, size_t size) {
+    harness_inputs_buf sent[HARNESS_INPUTS_MAX], placed[HARNESS_INPUTS_MAX];
+    size_t n = harness_inputs_of(host, sent);
+    if (harness_inputs_of(&a->placed, placed) != n) {
+        return false; /* not the launch that was uploaded */
+    }
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *now = a->mirror + ((const unsigned char *)placed[i].data - a->base);
+        if (harness_inputs_changed(&sent[i], now, what, size)) {
+            return true;
+        }
+    }
+    return false;
 }

@@ -36,6 +36,7 @@ typedef struct {
     size_t used;
     size_t outputs_at;     /* where the outputs (and the status) begin */
     size_t status_at;      /* the status record */
+    fused_params placed;   /* the last upload's launch, device pointers */
     harness_cuda_arena_fetch_t fetch[HARNESS_CUDA_ARENA_FETCHES];
     int n_fetch;
 } harness_cuda_arena;
@@ -57,11 +58,21 @@ void harness_cuda_arena_forget(harness_cuda_arena *a);
 void harness_cuda_arena_upload(harness_cuda_arena *a, const fused_params *host, fused_params *dev,
                                fused_cuda_status **status, cudaStream_t stream, cudaError_t *e);
 
-/* Enqueues the download of the output buffers (and the status record,
- * into `seen` when not NULL) into the mirror; harness_cuda_arena_unpack, after
- * the stream is synchronized, copies them into `host`'s buffers. */
+/* Enqueues the download of the whole arena into the mirror: the inputs
+ * (for harness_cuda_arena_inputs_changed), the output buffers and the
+ * status record (into `seen` when not NULL); harness_cuda_arena_unpack,
+ * after the stream is synchronized, copies the outputs into `host`'s
+ * buffers. */
 void harness_cuda_arena_download(harness_cuda_arena *a, const fused_params *dev, fused_params *host,
                                  fused_cuda_status *seen, cudaStream_t stream, cudaError_t *e);
 void harness_cuda_arena_unpack(harness_cuda_arena *a);
+
+/* After the unpack: whether an input buffer of the last upload came back
+ * other than `host` (the launch it was uploaded from) holds it, `what`
+ * saying where (harness_inputs.h). The kernel must only read its inputs;
+ * the production kernel performs whatever it computes, so a stray write
+ * lands wherever its address falls, inputs included. */
+bool harness_cuda_arena_inputs_changed(const harness_cuda_arena *a, const fused_params *host,
+                                       char *what, size_t size);
 
 #endif

@@ -66,6 +66,10 @@ bool harness_inputs_changed(const harness_inputs_buf *sent, const void *now, cha
     return true;
 }
 
+void harness_inputs_format(char *error, size_t size, const char *what) {
+    snprintf(error, size, GM_TARGET_WROTE_INPUT_PREFIX "%s", what);
+}
+
 void harness_inputs_report(gm_outputs *out, const char *what) {
     gm_outputs_set_error(out, GM_TARGET_WROTE_INPUT_PREFIX "%s", what);
 }

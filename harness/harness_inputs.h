@@ -43,6 +43,10 @@ size_t harness_inputs_of(const fused_params *p, harness_inputs_buf out[HARNESS_I
 bool harness_inputs_changed(const harness_inputs_buf *sent, const void *now, char *what,
                             size_t size);
 
+/* `what` as the error of a target that wrote its inputs, into `error`
+ * ("target_wrote_input: WHAT"). */
+void harness_inputs_format(char *error, size_t size, const char *what);
+
 /* Marks `out` as a target that wrote its inputs ("target_wrote_input:
  * WHAT"), whatever it returned. */
 void harness_inputs_report(gm_outputs *out, const char *what);

@@ -7,6 +7,10 @@ if(GMFUZZ_HAVE_CUDA)
 
   gmfuzz_test(test_device_errors SOURCES test_device_errors.c LIBS gmfuzz_harness
               ARGS ${CMAKE_CURRENT_BINARY_DIR}/device-errors LABELS gpu)
+  # Inputs are read-only on the GPU backends too (issue 24 item 2): a stray
+  # write into an input, seen by the arena's and the shared block's checks.
+  gmfuzz_test(test_gpu_inputs SOURCES test_gpu_inputs.c LIBS gmfuzz_harness CUDA::cudart
+              LABELS gpu)
 
   add_executable(test_kernel_abi test_kernel_abi.c)
   target_include_directories(test_kernel_abi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
