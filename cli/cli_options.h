@@ -18,6 +18,7 @@ enum {
     CLI_EXIT_INPUT = 3,    /* run: the case could not be read or is malformed */
     CLI_EXIT_BACKEND = 4,  /* the backend is unavailable or failed */
     CLI_EXIT_NO_DOCUMENTS = 5, /* replay: no document found (pytest's 5: none collected) */
+    CLI_EXIT_FIXED = 6,    /* retest: a reproducer no longer fails (and none changed) */
 };
 
 typedef struct {

@@ -5,6 +5,7 @@
 #include "cli_options.h"
 #include "cli_term.h"
 #include "cmd_agree.h"
+#include "cmd_bisect.h"
 #include "cmd_bench.h"
 #include "cmd_coverage.h"
 #include "cmd_fuzz.h"
@@ -12,6 +13,7 @@
 #include "cmd_export.h"
 #include "cmd_promote.h"
 #include "cmd_replay.h"
+#include "cmd_retest.h"
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "cmd_show.h"
@@ -87,6 +89,13 @@ static const char gmfuzz_usage[] =
     "                     the case a fuzzer input (an engine's crash file) decodes to\n"
     "  export pytest REPRO.json -o test_x.py\n"
     "                     a standalone pytest file for sglang's test suite\n"
+    "  retest PATH... [--target T] [--record FILE]\n"
+    "                     every reproducer of a campaign folder or corpus run on\n"
+    "                     the target now: still failing, fixed or changed bucket\n"
+    "  bisect REPRO.json --repo DIR --good REV --bad REV --target T [--fixed]\n"
+    "                     the first commit of the target's git repository where\n"
+    "                     the bucket appears (--fixed: is gone), each revision\n"
+    "                     in a worktree of its own (docs/BISECT.md)\n"
     "\n"
     "options:\n"
     "  --backend B            where the fused kernel runs (default cpu): cpu;\n"
@@ -122,6 +131,7 @@ static const char gmfuzz_usage[] =
     "  3  run: the case could not be read or is malformed\n"
     "  4  the backend is unavailable or failed (e.g. --backend cuda without a GPU)\n"
     "  5  replay: no document found (an empty folder)\n"
+    "  6  retest: a reproducer is fixed (bisect, retest: see their --help)\n"
     "  gmfuzz COMMAND --help: that command's usage and exit codes\n"
     "\n"
     "Whatever a document holds reaches the terminal with its control bytes\n"
@@ -173,6 +183,8 @@ int main(int argc, char **argv) {
         {"coverage", cmd_coverage_main},
         {"promote", cmd_promote_main},
         {"export", cmd_export_main},
+        {"retest", cmd_retest_main},
+        {"bisect", cmd_bisect_main},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(command, commands[i].name) == 0) {
