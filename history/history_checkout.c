@@ -100,10 +100,8 @@ bool history_checkout_build(const char *dir, const char *command, const char *lo
         history_checkout_child(dir, command, log);
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return gm_error_set(err, GM_ERR_IO, "--build: waitpid: %s", strerror(errno));
-        }
+    if (!history_git_wait(pid, "--build", &status, err)) {
+        return false;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         return true;

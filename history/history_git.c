@@ -107,6 +107,15 @@ static bool history_git_drain(int out_fd, int err_fd, history_git_buf *out, hist
     return ok;
 }
 
+bool history_git_wait(pid_t pid, const char *name, int *status, gm_error *err) {
+    while (waitpid(pid, status, 0) < 0) {
+        if (errno != EINTR) {
+            return gm_error_set(err, GM_ERR_IO, "%s: waitpid: %s", name, strerror(errno));
+        }
+    }
+    return true;
+}
+
 /* The command as one line, for an error: "git worktree add ...". */
 static void history_git_describe(const char *const *args, char *out, size_t size) {
     size_t at = (size_t)snprintf(out, size, "git");
@@ -119,10 +128,8 @@ static void history_git_describe(const char *const *args, char *out, size_t size
 static bool history_git_status(pid_t pid, const char *const *args, const history_git_buf *errs,
                                gm_error *err) {
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return gm_error_set(err, GM_ERR_IO, "git: waitpid: %s", strerror(errno));
-        }
+    if (!history_git_wait(pid, "git", &status, err)) {
+        return false;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         return true;

@@ -7,6 +7,7 @@
 #define HISTORY_GIT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "gm_error.h"
 #include "history.h"
@@ -25,5 +26,8 @@ bool history_git_line(const char *repo, const char *const *args, char *out, size
  * date; the error names `flag` (--good, --bad). */
 bool history_git_commit(const char *repo, const char *rev, const char *flag, history_commit *out,
                         gm_error *err);
+
+/* Waits for child `pid` (through EINTR) into *status; the error names `name`. */
+bool history_git_wait(pid_t pid, const char *name, int *status, gm_error *err);
 
 #endif

@@ -64,4 +64,27 @@ cat changed.log
 [ $rc = 1 ] || fail "changed: exit $rc, expected 1"
 grep -Eq "^changed +target_raised\|ValueError\|[^ ]* -> target_crashed\|SIGSEGV" changed.log ||
   fail "changed: the buckets"
+
+# The nightly's "Fixed since" (scripts/nightly-retest): an earlier night whose target
+# campaign is the folder above, a CUDA campaign left out without a GPU, tonight's own
+# folder left out.
+mkdir -p history/nightly-20260101T000000Z/libfuzzer-cuda history/nightly-20260102T000000Z
+cp -r camp history/nightly-20260101T000000Z/libfuzzer-target
+cp camp/campaign.json history/nightly-20260101T000000Z/libfuzzer-cuda/
+cp -r camp history/nightly-20260102T000000Z/libfuzzer-target
+GMFUZZ_TORCH_FAULT=raise+q_last_row_plus_one "$python" "$src/scripts/nightly-retest" "$gmfuzz" \
+  history/nightly-20260102T000000Z history --target "python:$src/examples/torch_fused.py" \
+  --target-device cpu > nightly.log 2>&1
+rc=$?
+cat nightly.log
+[ $rc = 0 ] || fail "nightly-retest: exit $rc, expected 0"
+grep -q "^3 retested from 1 nights: 1 fixed since, 2 still failing, 0 changed$" nightly.log ||
+  fail "nightly-retest: the counts"
+md=history/nightly-20260102T000000Z/retest/fixed-since.md
+cat "$md"
+grep -q "^## Fixed since$" "$md" || fail "no Fixed since section"
+grep -F '| fixed | nightly-20260101T000000Z | libfuzzer-target | `target_deviates:page_table\|' "$md" |
+  grep -q '/last_page_dropped.json |$' ||
+  fail "the Fixed since row"
+[ "$(grep -c '^| fixed' "$md")" = 1 ] || fail "one fixed row"
 echo "PASS"
