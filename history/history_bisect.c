@@ -259,6 +259,10 @@ static bool history_bisect_start(history_bisect_search *s, gm_error *err) {
     bool introduced = o->kind == HISTORY_BISECT_INTRODUCED;
     const history_commit *old = introduced ? &r->good : &r->bad;
     const history_commit *new = introduced ? &r->bad : &r->good;
+    if (strcmp(old->hash, new->hash) == 0) {
+        return gm_error_set(err, GM_ERR_USAGE, "--good and --bad are the same commit %.12s",
+                            old->hash);
+    }
     const char *order[] = {"merge-base", "--is-ancestor", old->hash, new->hash, NULL};
     gm_error ignored = {0};
     if (!history_git_run(s->repo, order, NULL, &ignored)) {

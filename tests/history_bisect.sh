@@ -127,4 +127,19 @@ diff before.txt after.txt || fail "the user's repository changed"
   --good "$(c 33)" --bad "$(c 1)" > order.log 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "is not an ancestor" order.log || { cat order.log; fail "ends out of order: $rc"; }
+"$gmfuzz" bisect repro.json --repo repo --target python:kernel/fused.py --target-device cpu \
+  --good "$(c 5)" --bad "$(c 5)" > same.log 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "the same commit" same.log || { cat same.log; fail "same ends: $rc"; }
+# Not a commit, and a target outside the repository: usage.
+"$gmfuzz" bisect repro.json --repo repo --target python:kernel/fused.py --good no-such-rev \
+  --bad "$(c 5)" > rev.log 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q -- "--good no-such-rev: not a commit" rev.log || { cat rev.log; fail "bad rev: $rc"; }
+"$gmfuzz" bisect repro.json --repo repo --target "python:$work/repo/kernel/fused.py" \
+  --good "$(c 1)" --bad "$(c 5)" > abs.log 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "relative to the repository" abs.log || { cat abs.log; fail "absolute target: $rc"; }
+state > after.txt 2>&1
+diff before.txt after.txt || fail "the user's repository changed"
 echo "PASS"
