@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign_engine.h"
 #include "campaign_minimizer.h"
 #include "campaign_options.h"
 #include "campaign_reap.h"
@@ -125,7 +126,7 @@ static void campaign_fuzz_checked(const campaign_run *run, char *out, size_t siz
         .execs = run->execs,
         .workers = run->workers,
         .n_workers = run->n_workers,
-        .cases = s->opt.engine == CAMPAIGN_SWEEP ? s->opt.runs : 0,
+        .cases = campaign_engine_of(s->opt.engine)->runs_are_cases ? s->opt.runs : 0,
         .budget_s = s->opt.time_s,
         .budget_ended = !run->interrupted && !run->stopped_on_new && !run->unsaved,
         .external = campaign_options_target(&s->opt, &t, &ignored) &&

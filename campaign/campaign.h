@@ -37,7 +37,12 @@
 /* SWEEP: structured random cases (harness/harness_gen.c), no coverage, sent to
  * the target in batches (`gmfuzz sweep`): its jobs are `gmfuzz sweep-job`
  * processes that speak libFuzzer's status lines. */
-typedef enum { CAMPAIGN_LIBFUZZER, CAMPAIGN_AFL, CAMPAIGN_SWEEP } campaign_engine;
+typedef enum {
+    CAMPAIGN_LIBFUZZER,
+    CAMPAIGN_AFL,
+    CAMPAIGN_SWEEP,
+    CAMPAIGN_ENGINE_COUNT /* the rows of the engine table (campaign_engine.c) */
+} campaign_engine;
 
 #define CAMPAIGN_DEFAULT_TIME_S 60.0
 /* A job with no output and no CPU time for this long is restarted. */
@@ -101,6 +106,7 @@ bool campaign_options_takes_value(const char *flag);
  * (--runs with AFL++). */
 bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size);
 
+/* The engine's name (campaign_engine.c's table). */
 const char *campaign_engine_name(campaign_engine e);
 
 /* gmfuzz fuzz's exit codes (docs/FUZZING.md). */

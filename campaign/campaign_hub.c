@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "campaign_engine.h"
 #include "campaign_log.h"
 #include "harness.h"
 
@@ -78,13 +79,14 @@ int campaign_hub_count(const campaign_options *o) {
     if (o->hubs >= 0) {
         return o->hubs;
     }
-    if (o->gpus != NULL && o->engine != CAMPAIGN_AFL) {
+    bool served = campaign_engine_of(o->engine)->hubs;
+    if (o->gpus != NULL && served) {
         char list[CAMPAIGN_HUBS_MAX][CAMPAIGN_GPU_NAME_MAX];
         gm_error err = {0};
         int n = campaign_hub_gpus(o->gpus, list, &err);
         return n > 0 ? n : 0;
     }
-    if (o->engine == CAMPAIGN_AFL || !campaign_hub_gpu_target(o)) {
+    if (!served || !campaign_hub_gpu_target(o)) {
         return 0; /* AFL++ forks the target per input: no connection to share */
     }
     harness_target_spec t;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign_engine.h"
 #include "campaign_hub.h"
 #include "gm_decimal.h"
 #include "harness.h"
@@ -25,10 +26,6 @@ void campaign_options_default(campaign_options *o) {
     o->minimize = true;
 }
 
-const char *campaign_engine_name(campaign_engine e) {
-    return e == CAMPAIGN_AFL ? "afl++" : e == CAMPAIGN_SWEEP ? "sweep" : "libfuzzer";
-}
-
 /* Seconds: a positive number, at most a year. */
 static bool campaign_options_seconds(const char *text, double *out) {
     if (text == NULL) {
@@ -45,16 +42,7 @@ static bool campaign_options_seconds(const char *text, double *out) {
 
 static bool campaign_options_choice(campaign_options *o, const char *flag, const char *value) {
     if (strcmp(flag, "--engine") == 0) {
-        if (value != NULL && strcmp(value, "libfuzzer") == 0) {
-            o->engine = CAMPAIGN_LIBFUZZER;
-        } else if (value != NULL && (strcmp(value, "afl++") == 0 || strcmp(value, "afl") == 0)) {
-            o->engine = CAMPAIGN_AFL;
-        } else if (value != NULL && strcmp(value, "sweep") == 0) {
-            o->engine = CAMPAIGN_SWEEP;
-        } else {
-            return false;
-        }
-        return true;
+        return campaign_engine_from_name(value, &o->engine);
     }
     if (strcmp(flag, "--backend") == 0) {
         if (value == NULL || (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)) {
@@ -226,7 +214,7 @@ bool campaign_options_set(campaign_options *o, const char *flag, const char *val
 }
 
 bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size) {
-    if (o->engine == CAMPAIGN_AFL && o->runs != 0) {
+    if (!campaign_engine_of(o->engine)->takes_runs && o->runs != 0) {
         snprintf(msg, msg_size, "--runs is for libFuzzer; AFL++ campaigns end with --time");
         return false;
     }

@@ -245,7 +245,7 @@ static void campaign_run_ended(campaign_run *r, campaign_worker *w, double now) 
     bool again = campaign_engine_restarts(r->setup, w) ||
                  w->killed != CAMPAIGN_WORKER_ALIVE; /* before the fold */
     bool retire = w->quick_failures >= CAMPAIGN_QUICK_LIMIT ||
-                  (quick && r->setup->opt.engine == CAMPAIGN_AFL);
+                  (quick && campaign_engine_of(r->setup->opt.engine)->retire_quick);
     campaign_run_record_end(r, w, now, cause,
                             !retire && again && r->setup->opt.time_s - now >= 1.0);
     r->coverage = w->stats.coverage > r->coverage ? w->stats.coverage : r->coverage;
@@ -373,8 +373,8 @@ static bool campaign_run_all_broken(const campaign_run *r) {
  * and how much it answered (fuzz.h): a sweep's, or a libFuzzer target this
  * tree built (an engine binary given by hand may be anything). */
 static bool campaign_run_jobs_say_counts(const campaign_setup *s) {
-    return s->opt.engine == CAMPAIGN_SWEEP ||
-           (s->opt.engine == CAMPAIGN_LIBFUZZER && s->opt.target == NULL);
+    campaign_engine_counts c = campaign_engine_of(s->opt.engine)->counts;
+    return c == CAMPAIGN_COUNTS_ALWAYS || (c == CAMPAIGN_COUNTS_OWN_BUILD && s->opt.target == NULL);
 }
 
 /* Stops the engines and takes the final counts. */
@@ -431,9 +431,9 @@ static campaign_worker_kill campaign_run_verdict(const campaign_run *r, campaign
     }
     /* Only while it is busy (output or CPU time since the last look): a
      * job going quiet is on its way to `stalled`, the truer cause. */
-    bool afl = r->setup->opt.engine == CAMPAIGN_AFL;
-    if (quiet == 0.0 && (!afl || w->stats.have) &&
-        campaign_worker_exec_idle(w, !afl, now) >= limit) {
+    const campaign_engine_traits *t = campaign_engine_of(r->setup->opt.engine);
+    if (quiet == 0.0 && (!t->reports_late || w->stats.have) &&
+        campaign_worker_exec_idle(w, t->pow2_reports, now) >= limit) {
         return CAMPAIGN_WORKER_NO_PROGRESS;
     }
     return CAMPAIGN_WORKER_ALIVE;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign_engine.h"
 #include "campaign_lock.h"
 #include "campaign_options.h"
 #include "campaign_record.h"
@@ -152,9 +153,10 @@ static bool campaign_setup_corpus_empty(const campaign_setup *s) {
     return empty;
 }
 
-/* AFL++ refuses an empty input folder: a cold start is one tiny input. */
+/* An engine that refuses an empty input folder (AFL++): a cold start is
+ * one tiny input. */
 static bool campaign_setup_afl_cold_start(const campaign_setup *s, gm_error *err) {
-    if (s->opt.engine != CAMPAIGN_AFL || !campaign_setup_corpus_empty(s)) {
+    if (!campaign_engine_of(s->opt.engine)->cold_start || !campaign_setup_corpus_empty(s)) {
         return true;
     }
     char path[CAMPAIGN_PATH_MAX];

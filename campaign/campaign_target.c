@@ -1,6 +1,6 @@
 #include "campaign_target.h"
 
-#include "campaign_hub.h"
+#include "campaign_engine.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -56,9 +56,8 @@ static bool campaign_target_contains(const char *path, const char *marker) {
     return found;
 }
 
-/* An executable `dir/name`; for AFL++ also instrumented by afl-clang-fast
- * (its runtime names the shared-memory variable): a plain build of the
- * same harness only replays files and would make afl-fuzz give up. */
+/* An executable `dir/name` that holds the engine's mark, if it has one
+ * (campaign_engine.c: AFL++'s instrumentation). */
 static bool campaign_target_try(const campaign_options *o, const char *dir, const char *name,
                                 char *out, size_t size) {
     if (dir[0] == '\0' || snprintf(out, size, "%s/%s", dir, name) >= (int)size) {
@@ -67,7 +66,8 @@ static bool campaign_target_try(const campaign_options *o, const char *dir, cons
     if (access(out, X_OK) != 0) {
         return false;
     }
-    return o->engine == CAMPAIGN_LIBFUZZER || campaign_target_contains(out, "__AFL_SHM_ID");
+    const char *mark = campaign_engine_of(o->engine)->binary_mark;
+    return mark == NULL || campaign_target_contains(out, mark);
 }
 
 static bool campaign_target_explicit(const char *path, char *out, size_t size, gm_error *err) {
@@ -78,28 +78,9 @@ static bool campaign_target_explicit(const char *path, char *out, size_t size, g
     return true;
 }
 
-static bool campaign_target_missing(const campaign_options *o, const char *name,
-                                    const char *looked, gm_error *err) {
-    if (o->engine == CAMPAIGN_LIBFUZZER) {
-        return gm_error_set(
-            err, GM_ERR_USAGE,
-            "no libFuzzer target %s (looked in %s). Build it in a tree configured for fuzzing:\n"
-            "  cmake -S %s -B build/fuzz -DCMAKE_C_COMPILER=clang -DGMFUZZ_FUZZ=ON\n"
-            "  cmake --build build/fuzz --target %s gmfuzz\n"
-            "and run that tree's gmfuzz, or pass --target PATH",
-            name, looked, GMFUZZ_SOURCE_DIR, name);
-    }
-    return gm_error_set(
-        err, GM_ERR_USAGE,
-        "no AFL++ target %s (looked in %s). Build it in a tree compiled by afl-clang-fast:\n"
-        "  CC=afl-clang-fast cmake -S %s -B build/afl -DGMFUZZ_CUDA=OFF\n"
-        "  cmake --build build/afl --target gmfuzz-afl\n"
-        "and pass --target build/afl/fuzz/gmfuzz-afl",
-        name, looked, GMFUZZ_SOURCE_DIR);
-}
-
 bool campaign_target_find(const campaign_options *o, char *out, size_t size, gm_error *err) {
-    if (o->engine == CAMPAIGN_SWEEP) { /* the jobs are this very binary */
+    const campaign_engine_traits *engine = campaign_engine_of(o->engine);
+    if (engine->binaries == NULL) { /* the jobs are this very binary */
         ssize_t n = readlink("/proc/self/exe", out, size - 1);
         if (n <= 0) {
             return gm_error_set(err, GM_ERR_IO, "sweep: cannot find the gmfuzz binary");
@@ -110,18 +91,8 @@ bool campaign_target_find(const campaign_options *o, char *out, size_t size, gm_
     if (o->target != NULL) {
         return campaign_target_explicit(o->target, out, size, err);
     }
-    char names[2][64];
-    int n_names = 1;
-    if (o->engine == CAMPAIGN_LIBFUZZER) {
-        /* With target hubs the job never touches the GPU: the CPU build will do. */
-        snprintf(names[0], sizeof names[0], "gmfuzz-libfuzzer-%s",
-                 campaign_hub_count(o) > 0 ? "cpu" : o->backend);
-    } else {
-        snprintf(names[0], sizeof names[0], "gmfuzz-afl-%s", o->backend);
-        if (strcmp(o->backend, "cpu") == 0) {
-            snprintf(names[n_names++], sizeof names[1], "gmfuzz-afl");
-        }
-    }
+    char names[CAMPAIGN_ENGINE_BINARIES][64];
+    int n_names = engine->binaries(o, names);
     char self[PATH_MAX], up[PATH_MAX + 8];
     campaign_target_self_dir(self, sizeof self);
     snprintf(up, sizeof up, "%s/../fuzz", self);
@@ -135,5 +106,5 @@ bool campaign_target_find(const campaign_options *o, char *out, size_t size, gm_
     }
     char looked[3 * PATH_MAX + 16];
     snprintf(looked, sizeof looked, "%s, %s", GMFUZZ_FUZZ_BUILD_DIR, self);
-    return campaign_target_missing(o, names[0], looked, err);
+    return engine->missing(names[0], looked, err);
 }

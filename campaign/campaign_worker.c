@@ -1,19 +1,18 @@
 #include "campaign_worker.h"
 
+#include "campaign_engine.h"
+
 #include <stdio.h>
 #include <string.h>
 
 void campaign_worker_init(campaign_worker *w, const campaign_setup *s, int index) {
     memset(w, 0, sizeof *w);
     w->index = index;
-    if (s->opt.engine == CAMPAIGN_AFL) {
-        if (index == 0) {
-            snprintf(w->name, sizeof w->name, "main");
-        } else {
-            snprintf(w->name, sizeof w->name, "sec-%d", index);
-        }
+    const campaign_engine_traits *t = campaign_engine_of(s->opt.engine);
+    if (index == 0 && t->first_name != NULL) {
+        snprintf(w->name, sizeof w->name, "%s", t->first_name);
     } else {
-        snprintf(w->name, sizeof w->name, "job-%d", index);
+        snprintf(w->name, sizeof w->name, "%s%d", t->name_prefix, index);
     }
     /* campaign_setup keeps DIR short enough for every name under it. */
     if (snprintf(w->log_path, sizeof w->log_path, "%s/%s.log", s->logs, w->name) >=

@@ -168,15 +168,15 @@ static void test_options(void) {
     campaign_options o;
     char msg[256] = "";
     CHECK(parse(&o, msg, 1));
-    CHECK(o.engine == CAMPAIGN_LIBFUZZER);
+    CHECK(strcmp(campaign_engine_name(o.engine), "libfuzzer") == 0);
     CHECK(strcmp(o.backend, "cpu") == 0);
     CHECK(o.time_s == CAMPAIGN_DEFAULT_TIME_S);
     CHECK_EQ_I64(o.jobs, sysconf(_SC_NPROCESSORS_ONLN));
     CHECK(o.out_dir == NULL && o.minimize && !o.strict_baseline && o.compare == GM_COMPARE_LIVE);
     CHECK(parse(&o, msg, 12, "--engine", "afl++", "--backend", "cuda", "--time", "2.5", "--jobs",
                 "3", "--compare", "strict", "--strict-baseline"));
-    CHECK(o.engine == CAMPAIGN_AFL && strcmp(o.backend, "cuda") == 0 && o.time_s == 2.5 &&
-          o.jobs == 3 && o.compare == GM_COMPARE_STRICT && o.strict_baseline);
+    CHECK(strcmp(campaign_engine_name(o.engine), "afl++") == 0 && strcmp(o.backend, "cuda") == 0 &&
+          o.time_s == 2.5 && o.jobs == 3 && o.compare == GM_COMPARE_STRICT && o.strict_baseline);
     CHECK(!o.abort_on_failure && !o.stop_on_new);
     CHECK(parse(&o, msg, 6, "--no-seeds", "--no-dict", "--no-minimize", "--abort-on-failure",
                 "--stop-on-new"));
