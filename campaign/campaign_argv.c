@@ -47,18 +47,36 @@ void campaign_argv_add(campaign_argv *a, const char *s) {
     campaign_argv_take(a, copy);
 }
 
-void campaign_argv_addf(campaign_argv *a, const char *fmt, ...) {
-    va_list ap, again;
-    va_start(ap, fmt);
+/* `prefix` then fmt's text, as one new item. */
+static void campaign_argv_vaddf(campaign_argv *a, const char *prefix, const char *fmt,
+                                va_list ap) {
+    va_list again;
     va_copy(again, ap);
+    size_t head = strlen(prefix);
     int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *s = n >= 0 ? malloc(head + (size_t)n + 1) : NULL;
     if (s != NULL) {
-        vsnprintf(s, (size_t)n + 1, fmt, again);
+        memcpy(s, prefix, head);
+        vsnprintf(s + head, (size_t)n + 1, fmt, again);
     }
     va_end(again);
     campaign_argv_take(a, s);
+}
+
+void campaign_argv_addf(campaign_argv *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    campaign_argv_vaddf(a, "", fmt, ap);
+    va_end(ap);
+}
+
+void campaign_argv_setting(campaign_argv *a, fuzz_setting id, const char *fmt, ...) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s=", fuzz_settings_name(id));
+    va_list ap;
+    va_start(ap, fmt);
+    campaign_argv_vaddf(a, prefix, fmt, ap);
+    va_end(ap);
 }
 
 char *const *campaign_argv_items(campaign_argv *a) {

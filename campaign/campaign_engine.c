@@ -108,43 +108,46 @@ void campaign_engine_argv(const campaign_setup *s, const campaign_worker *w, dou
 }
 
 void campaign_engine_env(const campaign_setup *s, campaign_argv *env) {
-    campaign_argv_addf(env, "GMFUZZ_FAILURE_DIR=%s", s->failures);
-    campaign_argv_addf(env, "GMFUZZ_BASELINE=%s", s->baseline_run);
-    campaign_argv_addf(env, "GMFUZZ_COMPARE=%s", gm_compare_name(s->opt.compare));
-    campaign_argv_add(env, "GMFUZZ_STRICT_BASELINE=0");
-    campaign_argv_addf(env, "GMFUZZ_KEEP_GOING=%d", s->opt.abort_on_failure ? 0 : 1);
+    campaign_argv_setting(env, FUZZ_SETTING_FAILURE_DIR, "%s", s->failures);
+    campaign_argv_setting(env, FUZZ_SETTING_BASELINE, "%s", s->baseline_run);
+    campaign_argv_setting(env, FUZZ_SETTING_COMPARE, "%s", gm_compare_name(s->opt.compare));
+    campaign_argv_setting(env, FUZZ_SETTING_STRICT_BASELINE, "0");
+    campaign_argv_setting(env, FUZZ_SETTING_KEEP_GOING, "%d", s->opt.abort_on_failure ? 0 : 1);
     if (s->opt.fused != NULL) {
-        campaign_argv_addf(env, "GMFUZZ_TARGET=%s", s->opt.fused);
+        campaign_argv_setting(env, FUZZ_SETTING_TARGET, "%s", s->opt.fused);
     }
     if (s->opt.target_device != NULL) {
-        campaign_argv_addf(env, "GMFUZZ_TARGET_DEVICE=%s", s->opt.target_device);
+        campaign_argv_setting(env, FUZZ_SETTING_TARGET_DEVICE, "%s", s->opt.target_device);
     }
     if (s->opt.target_timeout_s > 0) {
-        campaign_argv_addf(env, "GMFUZZ_TARGET_TIMEOUT=%g", s->opt.target_timeout_s);
+        campaign_argv_setting(env, FUZZ_SETTING_TARGET_TIMEOUT, "%g", s->opt.target_timeout_s);
     }
     if (s->opt.target_compile_timeout_s > 0) {
-        campaign_argv_addf(env, "GMFUZZ_TARGET_COMPILE_TIMEOUT=%g",
-                           s->opt.target_compile_timeout_s);
+        campaign_argv_setting(env, FUZZ_SETTING_TARGET_COMPILE_TIMEOUT, "%g",
+                              s->opt.target_compile_timeout_s);
     }
     if (s->opt.target_start_timeout_s > 0) {
-        campaign_argv_addf(env, "GMFUZZ_TARGET_START_TIMEOUT=%g", s->opt.target_start_timeout_s);
+        campaign_argv_setting(env, FUZZ_SETTING_TARGET_START_TIMEOUT, "%g",
+                              s->opt.target_start_timeout_s);
     }
-    campaign_argv_addf(env, "GMFUZZ_UNRELIABLE_DIR=%s/unreliable", s->dir);
+    campaign_argv_setting(env, FUZZ_SETTING_UNRELIABLE_DIR, "%s/unreliable", s->dir);
     if (s->opt.schedule != NULL) {
-        campaign_argv_addf(env, "GMFUZZ_SCHEDULE=%s", s->opt.schedule);
+        campaign_argv_setting(env, FUZZ_SETTING_SCHEDULE, "%s", s->opt.schedule);
     }
     if (s->opt.class_run > 0) {
-        campaign_argv_addf(env, "GMFUZZ_CLASS_RUN=%llu", (unsigned long long)s->opt.class_run);
+        campaign_argv_setting(env, FUZZ_SETTING_CLASS_RUN, "%llu",
+                              (unsigned long long)s->opt.class_run);
     }
     if (s->opt.class_budget > 0) {
-        campaign_argv_addf(env, "GMFUZZ_CLASS_BUDGET=%llu",
-                           (unsigned long long)s->opt.class_budget);
+        campaign_argv_setting(env, FUZZ_SETTING_CLASS_BUDGET, "%llu",
+                              (unsigned long long)s->opt.class_budget);
     }
     if (s->opt.class_warm > 0) {
-        campaign_argv_addf(env, "GMFUZZ_CLASS_WARM=%llu", (unsigned long long)s->opt.class_warm);
+        campaign_argv_setting(env, FUZZ_SETTING_CLASS_WARM, "%llu",
+                              (unsigned long long)s->opt.class_warm);
     }
     if (s->opt.reference != NULL) {
-        campaign_argv_addf(env, "GMFUZZ_REFERENCE=%s", s->opt.reference);
+        campaign_argv_setting(env, FUZZ_SETTING_REFERENCE, "%s", s->opt.reference);
     }
     const campaign_engine_traits *t = campaign_engine_of(s->opt.engine);
     if (t->env != NULL) {

@@ -200,8 +200,8 @@ bool campaign_hubs_start(campaign_hubs *h, const campaign_setup *s, campaign_arg
             return false;
         }
     }
-    campaign_argv_addf(env, "GMFUZZ_TARGET_HUB=%s", h->name);
-    campaign_argv_addf(env, "GMFUZZ_TARGET_HUBS=%d", h->n);
+    campaign_argv_setting(env, FUZZ_SETTING_TARGET_HUB, "%s", h->name);
+    campaign_argv_setting(env, FUZZ_SETTING_TARGET_HUBS, "%d", h->n);
     return true;
 }
 

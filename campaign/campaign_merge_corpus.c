@@ -141,12 +141,12 @@ static void campaign_merge_corpus_parse(const char *log, campaign_merge_corpus_r
  * like a campaign's jobs, but nothing it saves joins OUT/failures/. */
 static void campaign_merge_corpus_env(const campaign_merge_options *o,
                                       const campaign_merge_source *src, campaign_argv *env) {
-    campaign_argv_addf(env, "GMFUZZ_FAILURE_DIR=%s/artifacts/merge-failures", o->out);
-    campaign_argv_addf(env, "GMFUZZ_BASELINE=%s/known.json", o->out);
-    campaign_argv_add(env, "GMFUZZ_KEEP_GOING=1");
-    campaign_argv_add(env, "GMFUZZ_STRICT_BASELINE=0");
+    campaign_argv_setting(env, FUZZ_SETTING_FAILURE_DIR, "%s/artifacts/merge-failures", o->out);
+    campaign_argv_setting(env, FUZZ_SETTING_BASELINE, "%s/known.json", o->out);
+    campaign_argv_setting(env, FUZZ_SETTING_KEEP_GOING, "1");
+    campaign_argv_setting(env, FUZZ_SETTING_STRICT_BASELINE, "0");
     if (src[0].record.compare[0] != '\0') {
-        campaign_argv_addf(env, "GMFUZZ_COMPARE=%s", src[0].record.compare);
+        campaign_argv_setting(env, FUZZ_SETTING_COMPARE, "%s", src[0].record.compare);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "campaign.h"
 #include "coverage_proc.h"
 #include "coverage_sweep.h"
+#include "fuzz.h"
 #include "harness.h"
 #include "repro.h"
 
@@ -128,31 +129,36 @@ static bool coverage_run_clear(const char *profiles, gm_error *err) {
 }
 
 /* The harness's settings: the campaign's baseline and compare level. */
-static void coverage_run_env(const coverage_run *r, char env[3][PATH_MAX + 32]) {
+static void coverage_run_env(const coverage_run *r, char env[][PATH_MAX + 32]) {
     char path[PATH_MAX], baseline[PATH_MAX];
     repro_rundir_campaign c = {0};
     gm_error ignored = {0};
     snprintf(path, sizeof path, "%s/campaign.json", r->dir);
     bool have = repro_rundir_campaign_read(path, &c, &ignored);
-    snprintf(env[0], sizeof env[0], "GMFUZZ_COMPARE=%s",
+    snprintf(env[0], sizeof env[0], "%s=%s", fuzz_settings_name(FUZZ_SETTING_COMPARE),
              have && strcmp(c.compare, "strict") == 0 ? "strict" : "live");
     bool found = campaign_record_baseline_for(r->dir, baseline, sizeof baseline);
     /* No baseline at all: nothing is known, as with --strict-baseline. */
-    snprintf(env[1], sizeof env[1], "GMFUZZ_STRICT_BASELINE=%d",
+    snprintf(env[1], sizeof env[1], "%s=%d", fuzz_settings_name(FUZZ_SETTING_STRICT_BASELINE),
              (have && c.strict_baseline) || !found);
-    snprintf(env[2], sizeof env[2], "GMFUZZ_BASELINE=%s", found ? baseline : "");
+    snprintf(env[2], sizeof env[2], "%s=%s", fuzz_settings_name(FUZZ_SETTING_BASELINE),
+             found ? baseline : "");
     repro_rundir_campaign_free(&c);
 }
 
 static bool coverage_run_inputs(coverage_run *r, coverage_run_folders *f, const char *profiles,
                                 gm_error *err) {
-    char env[3][PATH_MAX + 32], profile[PATH_MAX + 64], counts[PATH_MAX];
+    char env[6][PATH_MAX + 32], profile[PATH_MAX + 64], counts[PATH_MAX];
     coverage_run_env(r, env);
+    const fuzz_setting unset[] = {FUZZ_SETTING_TARGET, FUZZ_SETTING_TARGET_HUB,
+                                  FUZZ_SETTING_REFERENCE};
+    for (int k = 0; k < 3; k++) {
+        snprintf(env[3 + k], sizeof env[3 + k], "%s=", fuzz_settings_name(unset[k]));
+    }
     snprintf(profile, sizeof profile, "LLVM_PROFILE_FILE=%s/runner-%%p-%%m.profraw", profiles);
     /* The builtin CPU kernel and the C reference, whatever our environment
      * names (an empty value is no value to the harness). */
-    char *env_extra[] = {env[0], env[1], env[2], profile, "GMFUZZ_TARGET=", "GMFUZZ_TARGET_HUB=",
-                         "GMFUZZ_REFERENCE=", NULL};
+    char *env_extra[] = {env[0], env[1], env[2], profile, env[3], env[4], env[5], NULL};
     char *argv[COVERAGE_RUN_MAX_FOLDERS + 2] = {(char *)r->runner};
     for (int i = 0; i < f->n; i++) {
         argv[i + 1] = f->paths[i];

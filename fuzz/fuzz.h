@@ -17,6 +17,7 @@
 #include "gm_oracle.h"
 #include "fuzz_defer.h"
 #include "fuzz_sched.h"
+#include "fuzz_settings.h"
 #include "harness.h"
 #include "triage.h"
 
@@ -106,53 +107,11 @@ fuzz_check_result fuzz_check_judged(const fuzz_check_config *cfg, const gm_case 
 /* ---- fuzz_harness.c ------------------------------------------------- */
 
 /* fuzz_harness: what the libFuzzer and AFL++ targets share: their
- * settings, read from the environment once at start-up, and one input
- * through decode + check (fuzz.h).
- *
- *   GMFUZZ_FAILURE_DIR      where failures are saved as gmfuzz-repro-v1
- *                           files (default ./gmfuzz-failures)
- *   GMFUZZ_BASELINE         the known differences (default: BINARY.baseline.json
- *                           next to the binary when there is one, as in an
- *                           OSS-Fuzz $OUT, else the source tree's
- *                           corpus/known.json, fixed at build time)
- *   GMFUZZ_STRICT_BASELINE  1: every mismatch is a failure (default 0)
- *   GMFUZZ_COMPARE          live | strict (default live)
- *   GMFUZZ_CASE_MUTATION    percent of libFuzzer mutations done at the
- *                           case level (fuzz_mutate.h), 0..100 (default 20)
- *   GMFUZZ_TARGET           the fused side (docs/TARGETS.md): builtin:...,
- *                           lib:PATH.so or python:[MODULE][:FUNCTION]
- *                           (default: the binary's builtin backend);
- *                           GMFUZZ_TARGET_DEVICE cuda|cpu,
- *                           GMFUZZ_TARGET_TIMEOUT seconds (default 10),
- *                           GMFUZZ_TARGET_COMPILE_TIMEOUT seconds (a compile
- *                           or load the target reports; default 300),
- *                           GMFUZZ_TARGET_START_TIMEOUT seconds (a python:
- *                           worker's start-up; default 180: past it the
- *                           job exits HARNESS_EXIT_NO_START)
- *   GMFUZZ_UNRELIABLE_DIR   where crashes and hangs that did not happen again
- *                           on a fresh worker are kept (default
- *                           ./gmfuzz-unreliable; harness.h)
- *   GMFUZZ_TARGET_HUB       NAME: the target runs in the campaign's target
- *                           hub @NAME.K, K = our pid mod $GMFUZZ_TARGET_HUBS
- *                           (harness/harness.h; the campaign sets both)
- *   GMFUZZ_REFERENCE        python:[MODULE][:FUNCTION]: also the legacy
- *                           sequence in real PyTorch (three-way);
- *                           GMFUZZ_REFERENCE_DEVICE cpu|cuda
- *   GMFUZZ_TARGET_BATCH     N: a libFuzzer job in keep-going mode checks
- *                           an external target's inputs N at a time
- *                           (fuzz_defer.h; default 32 for python:, else 1)
- *   GMFUZZ_SCHEDULE         auto | classes | naive: whether a job works in
- *                           runs of one specialization class (fuzz_sched.h);
- *                           auto (default): when the target reports its JIT.
- *                           GMFUZZ_CLASS_RUN cases a run (default 256),
- *                           GMFUZZ_CLASS_BUDGET percent of the time new
- *                           classes may cost (default 10), GMFUZZ_CLASS_WARM
- *                           new classes met at once at the start (default 4)
- *   GMFUZZ_KEEP_GOING       1: fuzzing goes on after a failure instead of
- *                           aborting, and each signature is saved once
- *                           (smoke tests, benchmarks; the engine then
- *                           records no crash) (default 0)
- */
+ * settings, read from the environment once at start-up (GMFUZZ_*: the one
+ * table of them, with their types, defaults and meaning, is
+ * fuzz/fuzz_settings.def; fuzz_settings.h reads it, and warns about a
+ * GMFUZZ_* name it does not know), and one input through decode + check
+ * (fuzz.h). */
 #define FUZZ_HARNESS_SEEN_MAX 4096
 
 /* The target's counts as last printed for the campaign driver. */
@@ -168,6 +127,7 @@ typedef struct {
     harness_run_legacy *legacy;
     triage_baseline *baseline;
     fuzz_check_config check;
+    fuzz_settings settings;        /* as read at start-up */
     unsigned case_mutation_percent;
     bool keep_going;
     uint64_t seen[FUZZ_HARNESS_SEEN_MAX]; /* keep-going: hashes of the signatures saved */

@@ -7,90 +7,42 @@
 #include <unistd.h>
 
 #include "fuzz_decode.h"
+#include "fuzz_settings.h"
 #include "gm_hash.h"
 
 #ifndef GMFUZZ_DEFAULT_BASELINE
 #define GMFUZZ_DEFAULT_BASELINE "corpus/known.json"
 #endif
 
-#define FUZZ_HARNESS_DEFAULT_FAILURES "gmfuzz-failures"
-#define FUZZ_HARNESS_DEFAULT_UNRELIABLE "gmfuzz-unreliable"
-#define FUZZ_HARNESS_DEFAULT_CASE_MUTATION 20u
-
-static const char *fuzz_harness_env(const char *name, const char *fallback) {
-    const char *v = getenv(name);
-    return v != NULL && v[0] != '\0' ? v : fallback;
-}
-
-static bool fuzz_harness_flag(const char *name, bool *out, gm_error *err) {
-    const char *v = fuzz_harness_env(name, "0");
-    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not 0 or 1", name, v);
-    }
-    *out = v[0] == '1';
-    return true;
-}
-
-static bool fuzz_harness_percent(const char *name, unsigned fallback, unsigned *out,
-                                 gm_error *err) {
-    const char *v = getenv(name);
-    if (v == NULL || v[0] == '\0') {
-        *out = fallback;
-        return true;
-    }
-    char *end = NULL;
-    unsigned long p = strtoul(v, &end, 10);
-    if (*end != '\0' || p > 100 || v[0] == '-') {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not a percentage 0..100", name, v);
-    }
-    *out = (unsigned)p;
-    return true;
-}
-
-/* A count from $name in [1, max] into *out when it is set. */
-static bool fuzz_harness_count(const char *name, unsigned long max, uint64_t *out, gm_error *err) {
-    const char *v = fuzz_harness_env(name, NULL);
-    if (v == NULL) {
-        return true;
-    }
-    char *end = NULL;
-    unsigned long n = strtoul(v, &end, 10);
-    if (*end != '\0' || v[0] == '-' || n < 1 || n > max) {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not 1..%lu", name, v, max);
-    }
-    *out = n;
-    return true;
-}
-
-/* GMFUZZ_SCHEDULE and GMFUZZ_CLASS_* (fuzz.h); *by_class: -1 auto. */
+/* GMFUZZ_SCHEDULE and GMFUZZ_CLASS_* (fuzz_settings.def); *by_class: -1 auto. */
 static bool fuzz_harness_schedule(fuzz_harness *h, int *by_class, gm_error *err) {
-    const char *mode = fuzz_harness_env("GMFUZZ_SCHEDULE", "auto");
+    const fuzz_settings *set = &h->settings;
+    const char *mode = set->schedule;
     *by_class = strcmp(mode, "classes") == 0 ? 1 : strcmp(mode, "naive") == 0 ? 0 : -1;
     if (*by_class < 0 && strcmp(mode, "auto") != 0) {
-        return gm_error_set(err, GM_ERR_USAGE,
-                            "GMFUZZ_SCHEDULE: '%s' is not auto, classes or naive", mode);
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not auto, classes or naive",
+                            fuzz_settings_name(FUZZ_SETTING_SCHEDULE), mode);
     }
-    unsigned budget = 0;
-    uint64_t run = FUZZ_SCHED_RUN, warm = FUZZ_SCHED_WARM;
-    bool ok = fuzz_harness_percent("GMFUZZ_CLASS_BUDGET", (unsigned)(FUZZ_SCHED_BUDGET * 100),
-                                   &budget, err) &&
-              fuzz_harness_count("GMFUZZ_CLASS_RUN", 1u << 20, &run, err) &&
-              fuzz_harness_count("GMFUZZ_CLASS_WARM", 1u << 16, &warm, err);
-    h->sched = (fuzz_sched_config){.budget = budget / 100.0, .warm = (unsigned)warm, .run = run};
-    return ok;
+    h->sched = (fuzz_sched_config){.budget = set->class_budget / 100.0,
+                                   .warm = (unsigned)set->class_warm,
+                                   .run = set->class_run};
+    return true;
 }
 
 static bool fuzz_harness_settings(fuzz_harness *h, gm_error *err) {
-    const char *compare = fuzz_harness_env("GMFUZZ_COMPARE", "live");
-    if (!gm_compare_from_name(compare, &h->check.level)) {
-        return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_COMPARE: '%s' is not live or strict",
-                            compare);
+    if (!fuzz_settings_read(&h->settings, err)) {
+        return false;
     }
-    h->check.failure_dir = fuzz_harness_env("GMFUZZ_FAILURE_DIR", FUZZ_HARNESS_DEFAULT_FAILURES);
-    return fuzz_harness_flag("GMFUZZ_STRICT_BASELINE", &h->check.strict_baseline, err) &&
-           fuzz_harness_flag("GMFUZZ_KEEP_GOING", &h->keep_going, err) &&
-           fuzz_harness_percent("GMFUZZ_CASE_MUTATION", FUZZ_HARNESS_DEFAULT_CASE_MUTATION,
-                                &h->case_mutation_percent, err);
+    const fuzz_settings *set = &h->settings;
+    if (!gm_compare_from_name(set->compare, &h->check.level)) {
+        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not live or strict",
+                            fuzz_settings_name(FUZZ_SETTING_COMPARE), set->compare);
+    }
+    h->check.failure_dir = set->failure_dir;
+    h->check.strict_baseline = set->strict_baseline;
+    h->keep_going = set->keep_going;
+    h->case_mutation_percent = set->case_mutation;
+    return true;
 }
 
 /* The baseline when $GMFUZZ_BASELINE is not set: BINARY.baseline.json next
@@ -112,96 +64,76 @@ static bool fuzz_harness_load_baseline(fuzz_harness *h, gm_error *err) {
         return triage_baseline_empty(&h->baseline, err);
     }
     char beside[4096];
-    const char *path =
-        fuzz_harness_env("GMFUZZ_BASELINE", fuzz_harness_default_baseline(beside, sizeof beside));
+    const char *path = h->settings.baseline != NULL
+                           ? h->settings.baseline
+                           : fuzz_harness_default_baseline(beside, sizeof beside);
     if (!triage_baseline_load(path, &h->baseline, err)) {
-        gm_error_prefix(err, "GMFUZZ_BASELINE");
+        gm_error_prefix(err, fuzz_settings_name(FUZZ_SETTING_BASELINE));
         return false;
     }
     return true;
 }
 
-/* $GMFUZZ_TARGET_HUB (and $GMFUZZ_TARGET_HUBS, N): the target runs in the
+/* GMFUZZ_TARGET_HUB (and GMFUZZ_TARGET_HUBS, N): the target runs in the
  * campaign's hub @NAME.K, K = our pid mod N (campaign/campaign_hub.h). */
-static bool fuzz_harness_hub(harness_target_spec *t, gm_error *err) {
-    const char *hub = fuzz_harness_env("GMFUZZ_TARGET_HUB", "");
-    long n = strtol(fuzz_harness_env("GMFUZZ_TARGET_HUBS", "0"), NULL, 10);
-    int len = n > 0 ? snprintf(t->hub, sizeof t->hub, "%s.%ld", hub, (long)getpid() % n)
+static bool fuzz_harness_hub(const fuzz_settings *set, harness_target_spec *t, gm_error *err) {
+    const char *hub = set->target_hub;
+    uint64_t n = set->target_hubs;
+    int len = n > 0 ? snprintf(t->hub, sizeof t->hub, "%s.%ld", hub, (long)getpid() % (long)n)
                     : snprintf(t->hub, sizeof t->hub, "%s", hub);
     return len < (int)sizeof t->hub ||
-           gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_HUB: '%s' is too long", hub);
+           gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is too long",
+                        fuzz_settings_name(FUZZ_SETTING_TARGET_HUB), hub);
 }
 
-/* Seconds from $name into *out when it is set; an error when it is not a
- * positive number. */
-static bool fuzz_harness_seconds(const char *name, double *out, gm_error *err) {
-    const char *v = fuzz_harness_env(name, NULL);
-    if (v == NULL) {
-        return true;
+/* The fused side: GMFUZZ_TARGET (with GMFUZZ_TARGET_DEVICE and the
+ * GMFUZZ_TARGET_*TIMEOUTs) when set, else the binary's builtin backend. */
+static bool fuzz_harness_target(const fuzz_settings *set, harness_backend_kind kind,
+                                harness_target_spec *t, gm_error *err) {
+    harness_target_builtin(t, kind);
+    if (set->target != NULL && !harness_target_parse(set->target, t, err)) {
+        gm_error_prefix(err, fuzz_settings_name(FUZZ_SETTING_TARGET));
+        return false;
     }
-    char *end = NULL;
-    double s = strtod(v, &end);
-    if (*end != '\0' || !(s > 0)) {
-        return gm_error_set(err, GM_ERR_USAGE, "%s: '%s' is not seconds", name, v);
+    if (!fuzz_harness_hub(set, t, err)) {
+        return false;
     }
-    *out = s;
+    t->device_cpu = strcmp(set->target_device, "cpu") == 0;
+    t->timeout_s = set->target_timeout > 0 ? set->target_timeout : t->timeout_s;
+    t->compile_timeout_s =
+        set->target_compile_timeout > 0 ? set->target_compile_timeout : t->compile_timeout_s;
+    t->start_timeout_s =
+        set->target_start_timeout > 0 ? set->target_start_timeout : t->start_timeout_s;
     return true;
 }
 
-/* The fused side: $GMFUZZ_TARGET (with $GMFUZZ_TARGET_DEVICE, $GMFUZZ_TARGET_TIMEOUT,
- * $GMFUZZ_TARGET_COMPILE_TIMEOUT and $GMFUZZ_TARGET_START_TIMEOUT) when set, else
- * the binary's builtin backend. */
-static bool fuzz_harness_target(harness_backend_kind kind, harness_target_spec *t, gm_error *err) {
-    const char *spec = fuzz_harness_env("GMFUZZ_TARGET", NULL);
-    harness_target_builtin(t, kind);
-    if (spec != NULL && !harness_target_parse(spec, t, err)) {
-        gm_error_prefix(err, "GMFUZZ_TARGET");
-        return false;
-    }
-    if (!fuzz_harness_hub(t, err)) {
-        return false;
-    }
-    const char *device = fuzz_harness_env("GMFUZZ_TARGET_DEVICE", "cuda");
-    t->device_cpu = strcmp(device, "cpu") == 0;
-    return fuzz_harness_seconds("GMFUZZ_TARGET_TIMEOUT", &t->timeout_s, err) &&
-           fuzz_harness_seconds("GMFUZZ_TARGET_COMPILE_TIMEOUT", &t->compile_timeout_s, err) &&
-           fuzz_harness_seconds("GMFUZZ_TARGET_START_TIMEOUT", &t->start_timeout_s, err);
-}
-
-/* $GMFUZZ_REFERENCE: a three-way run against the torch legacy sequence. */
+/* GMFUZZ_REFERENCE: a three-way run against the torch legacy sequence. */
 static bool fuzz_harness_reference(fuzz_harness *h, double timeout_s, gm_error *err) {
-    const char *spec = fuzz_harness_env("GMFUZZ_REFERENCE", NULL);
-    bool cuda = strcmp(fuzz_harness_env("GMFUZZ_REFERENCE_DEVICE", "cpu"), "cuda") == 0;
+    const char *spec = h->settings.reference;
+    bool cuda = strcmp(h->settings.reference_device, "cuda") == 0;
     if (spec != NULL && !harness_run_legacy_open(spec, cuda, timeout_s, &h->legacy, err)) {
-        gm_error_prefix(err, "GMFUZZ_REFERENCE");
+        gm_error_prefix(err, fuzz_settings_name(FUZZ_SETTING_REFERENCE));
         return false;
     }
     h->check.legacy = h->legacy;
     return true;
 }
 
-/* $GMFUZZ_TARGET_BATCH (fuzz_defer.h): how many inputs a libFuzzer job
+/* GMFUZZ_TARGET_BATCH (fuzz_defer.h): how many inputs a libFuzzer job
  * queues for an external target; by default FUZZ_HARNESS_PYTHON_BATCH for
  * a python: target and 1 (none) otherwise. Only libFuzzer keeps a process
  * across inputs, and only in keep-going mode is a finding not an abort of
  * the input that showed it: otherwise it is 1. */
 #define FUZZ_HARNESS_PYTHON_BATCH 32
-#define FUZZ_HARNESS_BATCH_MAX 4096
 
 static bool fuzz_harness_batch(fuzz_harness *h, const harness_target_spec *t, const char *engine,
                                gm_error *err) {
-    const char *v = fuzz_harness_env("GMFUZZ_TARGET_BATCH", NULL);
-    unsigned long n = t->kind == HARNESS_TARGET_PYTHON ? FUZZ_HARNESS_PYTHON_BATCH : 1;
-    if (v != NULL) {
-        char *end = NULL;
-        n = strtoul(v, &end, 10);
-        if (*end != '\0' || v[0] == '-' || n < 1 || n > FUZZ_HARNESS_BATCH_MAX) {
-            return gm_error_set(err, GM_ERR_USAGE, "GMFUZZ_TARGET_BATCH: '%s' is not 1..%d", v,
-                                FUZZ_HARNESS_BATCH_MAX);
-        }
+    uint64_t n = h->settings.target_batch;
+    if (n == 0) {
+        n = t->kind == HARNESS_TARGET_PYTHON ? FUZZ_HARNESS_PYTHON_BATCH : 1;
     }
     bool can = h->keep_going && strcmp(engine, "libfuzzer") == 0 && harness_target_is_external(t);
-    return n < 2 || !can || fuzz_defer_init(&h->defer, n, err);
+    return n < 2 || !can || fuzz_defer_init(&h->defer, (size_t)n, err);
 }
 
 static double fuzz_harness_now(void) {
@@ -241,7 +173,7 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     int by_class = -1;
     if (!fuzz_harness_settings(h, err) || !fuzz_harness_schedule(h, &by_class, err) ||
         !fuzz_harness_load_baseline(h, err) ||
-        !fuzz_harness_target(kind, &target, err) ||
+        !fuzz_harness_target(&h->settings, kind, &target, err) ||
         !harness_backend_open_target(&target, &h->backend, err) ||
         !fuzz_harness_reference(h, target.timeout_s, err) ||
         !fuzz_harness_batch(h, &target, engine, err)) {
@@ -255,8 +187,7 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     }
     /* A target that dies or hangs: the case is on disk before anything else. */
     harness_backend_set_crash_dir(h->backend, h->check.failure_dir);
-    harness_backend_set_unreliable_dir(
-        h->backend, fuzz_harness_env("GMFUZZ_UNRELIABLE_DIR", FUZZ_HARNESS_DEFAULT_UNRELIABLE));
+    harness_backend_set_unreliable_dir(h->backend, h->settings.unreliable_dir);
     h->check.backend = h->backend;
     h->check.baseline = h->baseline;
     fprintf(stderr, "stat::gmfuzz_target_started_ms: %llu\n",

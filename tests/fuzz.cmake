@@ -27,6 +27,18 @@ add_test(NAME fuzz.seeds_replay COMMAND gmfuzz-afl ${GMFUZZ_SEED_FILES})
 set_tests_properties(fuzz.seeds_replay PROPERTIES LABELS "fuzz"
                      ENVIRONMENT "GMFUZZ_FAILURE_DIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds-failures")
 
+# The job settings table (fuzz/fuzz_settings.def): its reader and the
+# warning for an unknown GMFUZZ_* name; then a harness (the AFL++ replay
+# build) given a misspelled one says so, naming the right one, and runs.
+gmfuzz_test(test_fuzz_settings SOURCES test_fuzz_settings.c LIBS gmfuzz_fuzz LABELS fuzz)
+list(GET GMFUZZ_SEED_FILES 0 GMFUZZ_ONE_SEED)
+add_test(NAME fuzz.settings_misspelled
+         COMMAND ${CMAKE_COMMAND} -E env GMFUZZ_KEEP_GOIN=1
+                 GMFUZZ_FAILURE_DIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz-settings-failures
+                 $<TARGET_FILE:gmfuzz-afl> ${GMFUZZ_ONE_SEED})
+set_tests_properties(fuzz.settings_misspelled PROPERTIES LABELS "fuzz"
+  PASS_REGULAR_EXPRESSION "warning: GMFUZZ_KEEP_GOIN is not a setting gmfuzz knows \\(did you mean GMFUZZ_KEEP_GOING\\?\\)")
+
 # The libFuzzer CPU target, a fixed number of runs from the seed corpus
 # (GMFUZZ_FUZZ=ON builds only): it loads, mutates at both levels, keeps
 # going past known and new findings, and ends cleanly.
