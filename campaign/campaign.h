@@ -102,6 +102,17 @@ bool campaign_options_set(campaign_options *o, const char *flag, const char *val
 /* Whether `flag` takes a value. */
 bool campaign_options_takes_value(const char *flag);
 
+/* The flags, one table (campaign_options.c): flag i's name (without
+ * "--"), and whether it takes a value; NULL past the last. */
+size_t campaign_options_count(void);
+const char *campaign_options_name(size_t i, bool *takes_value);
+
+/* Whose --help: `gmfuzz fuzz` lists every flag, `gmfuzz sweep` its own. */
+typedef enum { CAMPAIGN_HELP_FUZZ, CAMPAIGN_HELP_SWEEP } campaign_help;
+
+/* The flags' lines of that help ("  --NAME ARG  text", the text at column 28). */
+void campaign_options_usage(FILE *to, campaign_help which);
+
 /* What the options say together; false (why in `msg`) when they do not fit
  * (--runs with AFL++). */
 bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size);

@@ -24,55 +24,10 @@ static const char cmd_sweep_usage[] =
     "signature is minimized into DIR/repros/ and a summary is printed and\n"
     "written to DIR/summary.txt, as `gmfuzz fuzz` does (this is `gmfuzz fuzz\n"
     "--engine sweep`). Ctrl-C ends it early and keeps everything.\n"
-    "\n"
-    "  --batch N                 cases per round trip to the target (default 64)\n"
-    "  --shape-run N             cases drawn per shape: the same sizes and scalars,\n"
-    "                            new contents (default 1); for a python: worker\n"
-    "                            replaying CUDA graphs (GMFUZZ_TARGET_GRAPHS=1)\n"
-    "  --cases N                 cases per job, then stop\n"
-    "  --schedule auto|classes|naive\n"
-    "                            the order of the cases: in runs of one specialization\n"
-    "                            class, new classes within a JIT budget (classes), or\n"
-    "                            each drawn anew (naive); auto: classes when the target\n"
-    "                            reports its compiles (docs/TARGETS.md)\n"
-    "  --class-run N             cases a run of one class (default 256)\n"
-    "  --class-budget PERCENT    of the time new classes may cost (default 10)\n"
-    "  --class-warm N            new classes met at once at the start (default 4)\n"
-    "  --seed N                  generator seed of job 0 (job k: N + k)\n"
-    "  --time S                  wall-clock seconds (default 60)\n"
-    "  --jobs N                  sweep processes (default: all cores)\n"
-    "  --target T                the fused side: builtin:cpu|cuda, lib:PATH.so or\n"
-    "                            python:[MODULE][:FUNCTION] (docs/TARGETS.md)\n"
-    "  --target-device cuda|cpu  where a python: target's tensors live (default cuda)\n"
-    "  --target-timeout S        one call's execution limit for lib: and python:\n"
-    "                            (default 10)\n"
-    "  --target-compile-timeout S  one compile or load a python: target reports, and\n"
-    "                            the re-run that confirms a hang of a target whose\n"
-    "                            compiles gmfuzz cannot see (default 300)\n"
-    "  --target-start-timeout S  a python: target's start-up (import, HELLO): past it\n"
-    "                            the job stops and the campaign exits 4, \"target did\n"
-    "                            not start within S s\" (default 180)\n"
-    "  --target-cache DIR        the target JIT's on-disk cache for every process\n"
-    "                            (TRITON_CACHE_DIR; keep it between campaigns)\n"
-    "  --backend cpu|cuda        where the builtin fused kernel runs (default cpu)\n"
-    "  --hubs N                  processes that own a GPU target for all jobs\n"
-    "                            (default: 1 for a builtin CUDA or lib: target)\n"
-    "  --gpus all|LIST           one hub per device (0,1,...), job k on hub k mod N\n"
-    "  --reference python:[MODULE][:FUNCTION]\n"
-    "                            also the legacy sequence in real PyTorch (three-way)\n"
-    "  --compare live|strict     comparison level (default live)\n"
-    "  --baseline FILE           known differences (default corpus/known.json)\n"
-    "  --strict-baseline         every mismatch is a failure, known or not\n"
-    "  --out DIR                 output folder (default out/fuzz-<UTC time>)\n"
-    "  --stop-on-new             end at the first new signature\n"
-    "  --no-minimize             keep the failures as found\n"
-    "  --minimize-time S         the minimization's budget after the sweep\n"
-    "                            (default max(10, 25% of --time)); reproducers it\n"
-    "                            does not reach are saved unminimized\n"
-    "  --stall-timeout S         restart a job with no output and no CPU time for\n"
-    "                            S seconds, or whose case count stands still that\n"
-    "                            long past its next report (default 60)\n"
-    "  -h, --help                this text\n"
+    "\n";
+
+/* Its flags come from the campaign's one table (campaign_options_usage). */
+static const char cmd_sweep_usage_end[] =
     "\n"
     "exit codes: 0 nothing new found, 1 a new signature was found, 2 usage,\n"
     "4 infrastructure (target missing, a job failed to start), 5 the --out\n"
@@ -86,7 +41,8 @@ static const char cmd_sweep_job_usage[] =
     "  -h, --help  this text\n";
 
 int cmd_sweep_main(int argc, char **argv) {
-    return cmd_fuzz_as("sweep", cmd_sweep_usage, CAMPAIGN_SWEEP, argc, argv);
+    const cmd_fuzz_help help = {cmd_sweep_usage, CAMPAIGN_HELP_SWEEP, cmd_sweep_usage_end};
+    return cmd_fuzz_as("sweep", &help, CAMPAIGN_SWEEP, argc, argv);
 }
 
 typedef struct {

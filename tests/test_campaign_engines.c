@@ -192,6 +192,39 @@ static void test_options(void) {
     CHECK(!parse(&o, msg, 2, "--frobnicate"));
     CHECK(!parse(&o, msg, 5, "--engine", "afl++", "--runs", "10"));
     CHECK_STR_CONTAINS(msg, "--runs is for libFuzzer");
+    CHECK(parse(&o, msg, 9, "--no-seeds", "--no-minimize", "--schedule", "naive", "--hubs", "0",
+                "--target-device", "cpu"));
+    CHECK(strcmp(o.seeds, "") == 0 && !o.minimize && strcmp(o.schedule, "naive") == 0);
+    CHECK(o.hubs == 0 && strcmp(o.target_device, "cpu") == 0);
+    CHECK(!parse(&o, msg, 3, "--schedule", "class")); /* a prefix of a choice is not one */
+    CHECK(!parse(&o, msg, 3, "--target-device", ""));
+}
+
+/* The flag table: every flag its usage lists, and none twice. */
+static void test_flag_table(void) {
+    size_t n = campaign_options_count();
+    char *usage = NULL;
+    size_t usage_size = 0;
+    FILE *f = open_memstream(&usage, &usage_size);
+    campaign_options_usage(f, CAMPAIGN_HELP_FUZZ);
+    fclose(f);
+    CHECK(n > 30);
+    for (size_t i = 0; i < n; i++) {
+        bool valued = false;
+        const char *name = campaign_options_name(i, &valued);
+        char flag[64], line[80];
+        snprintf(flag, sizeof flag, "--%s", name);
+        CHECK(campaign_options_takes_value(flag) == valued);
+        snprintf(line, sizeof line, "\n  %s%s", flag, valued ? " " : " ");
+        CHECK(strstr(usage, line) != NULL || strncmp(usage, line + 1, strlen(line) - 1) == 0);
+        for (size_t j = 0; j < i; j++) {
+            bool ignored = false;
+            CHECK(strcmp(name, campaign_options_name(j, &ignored)) != 0);
+        }
+    }
+    bool ignored = false;
+    CHECK(campaign_options_name(n, &ignored) == NULL && !campaign_options_takes_value("--help"));
+    free(usage);
 }
 
 /* The list joined with spaces. */
@@ -319,6 +352,7 @@ int main(void) {
     GM_RUN(test_status_human);
     GM_RUN(test_status_line);
     GM_RUN(test_options);
+    GM_RUN(test_flag_table);
     GM_RUN(test_libfuzzer_argv);
     GM_RUN(test_libfuzzer_restarts);
     GM_RUN(test_exec_idle);
