@@ -231,7 +231,7 @@ typedef struct {
 /* The folders and files of OUT, from the sources (the record last). */
 static int campaign_merge_fill(campaign_merge_state *m, gm_error *err) {
     char logs[CAMPAIGN_PATH_MAX], known[CAMPAIGN_PATH_MAX];
-    if (!campaign_merge_join(logs, m->o->out, "logs", err) || !harness_paths_make_dirs(logs, err) ||
+    if (!campaign_merge_join(logs, m->o->out, "logs", err) || !gm_file_make_dirs(logs, err) ||
         !campaign_merge_baseline(m->o, m->src, m->n, m->say, err) ||
         !campaign_merge_record_sources(m->o, m->src, m->n, err) ||
         !campaign_merge_failures_run(m->o, m->src, m->n, &m->failures, err)) {
@@ -289,7 +289,7 @@ static int campaign_merge_into(campaign_merge_state *m, gm_error *err) {
     if (!campaign_merge_check_out(m->o, m->src, m->n, err)) {
         return err->code == GM_ERR_USAGE ? CAMPAIGN_MERGE_EXIT_USAGE : CAMPAIGN_MERGE_EXIT_INFRA;
     }
-    if (!harness_paths_make_dirs(m->o->out, err)) {
+    if (!gm_file_make_dirs(m->o->out, err)) {
         return CAMPAIGN_MERGE_EXIT_INFRA;
     }
     if (!campaign_lock_take(&lock, m->o->out, &busy, err)) {

@@ -199,7 +199,7 @@ static bool campaign_merge_corpus_libfuzzer(const campaign_merge_options *o,
     bool ok = campaign_merge_join(log, o->out, "logs/merge.log", err) &&
               campaign_merge_join(failures, o->out, "artifacts/merge-failures", err) &&
               campaign_merge_join(corpus, o->out, "corpus", err) &&
-              harness_paths_make_dirs(failures, err) &&
+              gm_file_make_dirs(failures, err) &&
               campaign_merge_corpus_argv(o, src, n, out->binary, &argv, out, err) &&
               (!env.failed || gm_error_set(err, GM_ERR_MEMORY, "merge: out of memory")) &&
               campaign_proc_start(&proc, campaign_argv_items(&argv), env.items, log, err) &&
@@ -248,7 +248,7 @@ bool campaign_merge_corpus_run(const campaign_merge_options *o, const campaign_m
     char corpus[CAMPAIGN_PATH_MAX];
     memset(out, 0, sizeof *out);
     out->new_features = out->new_edges = -1;
-    if (!campaign_merge_join(corpus, o->out, "corpus", err) || !harness_paths_make_dirs(corpus, err)) {
+    if (!campaign_merge_join(corpus, o->out, "corpus", err) || !gm_file_make_dirs(corpus, err)) {
         return false;
     }
     if (o->engine_binary != NULL && o->union_only) {

@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "repro.h"
+#include "gm_file.h"
 
 /* The best file so far of one signature, in one of the two folders. */
 typedef struct {
@@ -110,7 +111,7 @@ static bool campaign_merge_failures_write(const campaign_merge_options *o, const
     const char *slash = strrchr(b->path, '/');
     const char *name = slash != NULL ? slash + 1 : b->path;
     struct stat st;
-    if (!campaign_merge_join(dir, o->out, folder, err) || !harness_paths_make_dirs(dir, err) ||
+    if (!campaign_merge_join(dir, o->out, folder, err) || !gm_file_make_dirs(dir, err) ||
         !campaign_merge_join(to, dir, name, err)) {
         return false;
     }

@@ -10,6 +10,7 @@
 
 #include "gm_json.h"
 #include "harness.h"
+#include "gm_file.h"
 
 #ifndef GMFUZZ_VERSION
 #error "GMFUZZ_VERSION must be defined by the build (campaign/CMakeLists.txt)"
@@ -22,7 +23,7 @@ bool campaign_merge_record_sources(const campaign_merge_options *o, campaign_mer
     struct stat st;
     for (size_t k = 0; k < n; k++) {
         if (!campaign_merge_join(top, o->out, "sources", err) ||
-            !campaign_merge_join(dir, top, src[k].name, err) || !harness_paths_make_dirs(dir, err) ||
+            !campaign_merge_join(dir, top, src[k].name, err) || !gm_file_make_dirs(dir, err) ||
             !campaign_merge_join(from, src[k].path, "campaign.json", err) ||
             !campaign_merge_join(to, dir, "campaign.json", err) ||
             !campaign_merge_copy_file(from, to, err) ||

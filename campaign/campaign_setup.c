@@ -68,7 +68,7 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
     /* The lock before anything is written into the folder: a second
      * campaign must not truncate the first one's stats. */
     bool busy = false;
-    if (!harness_paths_make_dirs(s->dir, err) || !campaign_lock_take(&s->lock, s->dir, &busy, err)) {
+    if (!gm_file_make_dirs(s->dir, err) || !campaign_lock_take(&s->lock, s->dir, &busy, err)) {
         s->locked_out = busy;
         return false;
     }
@@ -79,7 +79,7 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
                  {s->logs, "logs"},     {s->artifacts, "artifacts"}, {s->afl_out, "afl"}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!campaign_setup_join(parts[i].path, s->dir, parts[i].name, err) ||
-            (i < 5 && !harness_paths_make_dirs(parts[i].path, err))) {
+            (i < 5 && !gm_file_make_dirs(parts[i].path, err))) {
             return false;
         }
     }
@@ -190,7 +190,7 @@ static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
  * process the campaign starts (its jobs, hubs and minimizers inherit
  * TRITON_CACHE_DIR; docs/TARGETS.md, "Compiles and loads"). */
 static bool campaign_setup_target_cache(const char *dir, gm_error *err) {
-    if (!harness_paths_make_dirs(dir, err)) {
+    if (!gm_file_make_dirs(dir, err)) {
         gm_error_prefix(err, "--target-cache");
         return false;
     }

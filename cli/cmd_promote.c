@@ -29,6 +29,7 @@
 #include "cli_options.h"
 #include "harness.h"
 #include "export.h"
+#include "gm_file.h"
 
 static const char cmd_promote_usage[] =
     "usage: gmfuzz promote REPRO.json... [--corpus DIR] [--minimize] [--backend B]\n"
@@ -108,7 +109,7 @@ static bool cmd_promote_corpus(const cmd_promote_options *o, const char **dir) {
         return true;
     }
     *dir = o->corpus;
-    if (!harness_paths_make_dirs(*dir, &err)) {
+    if (!gm_file_make_dirs(*dir, &err)) {
         fprintf(stderr, "gmfuzz promote: --corpus: %s\n", err.msg);
         return false;
     }

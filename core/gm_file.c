@@ -162,3 +162,25 @@ bool gm_file_write_atomic(const char *path, const void *data, size_t len, gm_err
     }
     return gm_file_atomic_commit(&a, err);
 }
+
+bool gm_file_make_dirs(const char *dir, gm_error *err) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path || path[0] == '\0') {
+        return gm_error_set(err, GM_ERR_IO, "%s: bad folder name (empty or too long)", dir);
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') {
+            continue;
+        }
+        char kept = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            return gm_error_set(err, GM_ERR_IO, "%s: cannot create %s: %s", dir, path,
+                                strerror(errno));
+        }
+        *p = kept;
+        if (kept == '\0') {
+            return true;
+        }
+    }
+}

@@ -37,4 +37,8 @@ bool gm_file_atomic_begin(gm_file_atomic *a, const char *path, gm_error *err);
 bool gm_file_atomic_commit(gm_file_atomic *a, gm_error *err);
 void gm_file_atomic_abort(gm_file_atomic *a);
 
+/* mkdir -p: creates `dir` and its missing parents; an existing folder is
+ * fine. The error names the part that could not be created. */
+bool gm_file_make_dirs(const char *dir, gm_error *err);
+
 #endif

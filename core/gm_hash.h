@@ -13,6 +13,15 @@
 
 #define GM_HASH_GOLDEN 0x9e3779b97f4a7c15ull /* 2^64 / the golden ratio */
 
+/* splitmix64's finalizer: a bijective scramble of x; the generator's
+ * output (harness/harness_gen.c), and a counter-based hash for the fuzz
+ * decoder and the class keys. */
+static inline uint64_t gm_hash_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* FNV-1a of `size` bytes, continuing from `hash` (GM_HASH_FNV_BASIS to start). */
 #define GM_HASH_FNV_BASIS 0xcbf29ce484222325ull
 static inline uint64_t gm_hash_fnv1a(uint64_t hash, const void *data, size_t size) {

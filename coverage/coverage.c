@@ -16,6 +16,7 @@
 #include "coverage_summary.h"
 #include "coverage_tools.h"
 #include "harness.h"
+#include "gm_file.h"
 
 #ifndef GMFUZZ_CMAKE
 #define GMFUZZ_CMAKE "cmake"
@@ -55,7 +56,7 @@ static bool coverage_prepare(const coverage_options *a, coverage_state *s,
     if (!fits) {
         return gm_error_set(err, GM_ERR_USAGE, "DIR: path too long");
     }
-    if (!harness_paths_make_dirs(s->out, err)) {
+    if (!gm_file_make_dirs(s->out, err)) {
         return false;
     }
     FILE *log = fopen(s->log, "w"); /* this run's output only */

@@ -13,6 +13,7 @@
 #include "fuzz.h"
 #include "harness.h"
 #include "repro.h"
+#include "gm_file.h"
 
 #define COVERAGE_RUN_MAX_FOLDERS 256
 
@@ -109,7 +110,7 @@ static void coverage_run_folders_free(coverage_run_folders *f) {
 
 /* Removes the *.profraw files of an earlier run: the profile is this one's. */
 static bool coverage_run_clear(const char *profiles, gm_error *err) {
-    if (!harness_paths_make_dirs(profiles, err)) {
+    if (!gm_file_make_dirs(profiles, err)) {
         return false;
     }
     DIR *d = opendir(profiles);

@@ -16,6 +16,7 @@
 #include "gm_hash.h"
 #include "harness.h"
 #include "repro.h"
+#include "gm_file.h"
 
 /* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
  * on every machine and build. */
@@ -51,7 +52,7 @@ static bool fuzz_check_save(const fuzz_check_config *cfg, const gm_case *c,
             nanosleep(&pause, NULL);
         }
         memset(&err, 0, sizeof err);
-        if (harness_paths_make_dirs(cfg->failure_dir, &err) &&
+        if (gm_file_make_dirs(cfg->failure_dir, &err) &&
             repro_write(path, c, r, f, harness_backend_kind_of(cfg->backend), &origin, &err)) {
             return true;
         }

@@ -1,6 +1,8 @@
 #include "fuzz_rng.h"
 
-uint64_t fuzz_rng_mix(uint64_t x) { return harness_gen_mix(x); }
+#include "gm_hash.h"
+
+uint64_t fuzz_rng_mix(uint64_t x) { return gm_hash_mix(x); }
 
 void fuzz_rng_seed(fuzz_rng *r, uint64_t seed) { harness_gen_seed(&r->gen, seed); }
 

@@ -118,7 +118,7 @@ static size_t fuzz_sched_pick_known(fuzz_sched *s) {
 /* The two streams of job `job`: the runs' cases and the new classes'. */
 static void fuzz_sched_seed(harness_gen *cases, harness_gen *classes, uint64_t seed) {
     harness_gen_seed(cases, seed * GM_HASH_GOLDEN);
-    harness_gen_seed(classes, harness_gen_mix(seed * GM_HASH_GOLDEN + 1));
+    harness_gen_seed(classes, gm_hash_mix(seed * GM_HASH_GOLDEN + 1));
 }
 
 bool fuzz_sched_init(fuzz_sched *s, const fuzz_sched_config *cfg, uint64_t seed, unsigned job,

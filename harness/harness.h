@@ -342,9 +342,6 @@ typedef struct {
 /* splitmix64: tiny, fast, and the same on every platform. */
 void harness_gen_seed(harness_gen *g, uint64_t seed);
 uint64_t harness_gen_next(harness_gen *g);
-/* splitmix64's finalizer: a bijective scramble of x (the fuzz decoder also
- * uses it as a counter-based hash). */
-uint64_t harness_gen_mix(uint64_t x);
 /* Uniform in [lo, hi] (hi >= lo). */
 int64_t harness_gen_range(harness_gen *g, int64_t lo, int64_t hi);
 
@@ -448,9 +445,7 @@ void harness_paths_free(harness_paths *p);
  * folder). A path that does not exist is an error naming it. */
 bool harness_paths_add(harness_paths *p, const char *path, gm_error *err);
 
-/* mkdir -p: creates `dir` and its missing parents; an existing folder is
- * fine. The error names the part that could not be created. */
-bool harness_paths_make_dirs(const char *dir, gm_error *err);
+/* mkdir -p is gm_file_make_dirs (core/gm_file.h). */
 
 /* ---- the target hub (harness_hub.c, harness_hub_client.c) -----------------
  * One process that runs a target for every job of a campaign

@@ -62,10 +62,10 @@ uint64_t harness_class_key(const harness_class *k) {
     const uint64_t parts[] = {k->q_mode, k->swa_page_table, k->swa_out, k->out_cache_loc,
                               (uint64_t)(uint32_t)k->page_size, k->bs_log2};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        h = harness_gen_mix(h ^ (parts[i] + i * GM_HASH_GOLDEN));
+        h = gm_hash_mix(h ^ (parts[i] + i * GM_HASH_GOLDEN));
     }
     for (int i = 0; i < HARNESS_CLASS_INTS; i++) {
-        h = harness_gen_mix(h ^ ((uint64_t)k->ints[i] << 8 | (uint64_t)(i + 16)));
+        h = gm_hash_mix(h ^ ((uint64_t)k->ints[i] << 8 | (uint64_t)(i + 16)));
     }
     return h;
 }

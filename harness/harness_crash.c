@@ -5,10 +5,11 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "gm_file.h"
 
 bool harness_crash_save_as(const char *dir, const char *prefix, const gm_case *c, const char *key,
                            cJSON *extra, char *path, size_t path_size, gm_error *err) {
-    if (!harness_paths_make_dirs(dir, err)) {
+    if (!gm_file_make_dirs(dir, err)) {
         cJSON_Delete(extra);
         return false;
     }

@@ -7,13 +7,7 @@
 
 void harness_gen_seed(harness_gen *g, uint64_t seed) { g->state = seed; }
 
-uint64_t harness_gen_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-uint64_t harness_gen_next(harness_gen *g) { return harness_gen_mix(g->state += GM_HASH_GOLDEN); }
+uint64_t harness_gen_next(harness_gen *g) { return gm_hash_mix(g->state += GM_HASH_GOLDEN); }
 
 int64_t harness_gen_range(harness_gen *g, int64_t lo, int64_t hi) {
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;

@@ -11,6 +11,7 @@
 #include "report_junit.h"
 #include "report_md.h"
 #include "report_view.h"
+#include "gm_file.h"
 
 /* Builds one document and writes it to out_dir/name. */
 static bool report_write_one(const report_view *v, const char *out_dir, const char *name,
@@ -48,7 +49,7 @@ static void report_build_html(const report_view *v, const char *out_dir, report_
 }
 
 bool report_write_all(const repro_rundir *r, const char *out_dir, gm_error *err) {
-    if (!harness_paths_make_dirs(out_dir, err)) {
+    if (!gm_file_make_dirs(out_dir, err)) {
         return false;
     }
     report_view v;

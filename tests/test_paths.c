@@ -14,6 +14,7 @@
 
 #include "gm_test.h"
 #include "harness.h"
+#include "gm_file.h"
 
 static char root[1024];
 
@@ -45,7 +46,7 @@ static void make_dir(const char *rel) {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", root, rel);
     gm_error err = {0};
-    CHECK(harness_paths_make_dirs(path, &err));
+    CHECK(gm_file_make_dirs(path, &err));
 }
 
 static void link_to(const char *target, const char *rel) {

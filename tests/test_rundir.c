@@ -26,6 +26,7 @@
 #include "repro.h"
 #include "gm_test.h"
 #include "triage_cases.h"
+#include "gm_file.h"
 
 static const char *scratch;
 static harness_backend *cpu;
@@ -64,7 +65,7 @@ static const char *fixture_path(char *buf, size_t size, const char *rel) {
     gm_error err = {0};
     if (slash != NULL) {
         *slash = '\0';
-        CHECK(harness_paths_make_dirs(dir, &err));
+        CHECK(gm_file_make_dirs(dir, &err));
     }
     return buf;
 }
@@ -482,7 +483,7 @@ static void test_empty_run(void) {
     repro_rundir r;
     gm_error err = {0};
     remove_tree(fixture_path(path, sizeof path, "empty"));
-    CHECK(harness_paths_make_dirs(fixture_path(path, sizeof path, "empty/failures"), &err));
+    CHECK(gm_file_make_dirs(fixture_path(path, sizeof path, "empty/failures"), &err));
     CHECK(repro_rundir_load(fixture_path(path, sizeof path, "empty"), NULL, &r, &err));
     CHECK(r.is_campaign && !r.campaign.present);
     CHECK_EQ_I64(r.campaign.exit_code, -1);
@@ -497,7 +498,7 @@ int main(int argc, char **argv) {
     }
     scratch = argv[1];
     gm_error err = {0};
-    if (!harness_paths_make_dirs(scratch, &err) || !harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err)) {
+    if (!gm_file_make_dirs(scratch, &err) || !harness_backend_open(HARNESS_BACKEND_CPU, &cpu, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
