@@ -12,19 +12,9 @@
  * oracle), so the hub does only what needs the GPU.
  *
  * A hub listens on a Linux abstract Unix socket ("@NAME": no file, no path
- * length limit, gone with the process). Messages are harness_wire frames:
- *   hub -> client  HELLO    u32 version, then the target's record (8
- *                           strings, each u32 length or 0xffffffff for
- *                           none, then its bytes); no record: builtin
- *   client -> hub  BATCH    u32 n, f64 a call's limit (0: the target's; the
- *                           round takes the largest of its batches'), then
- *                           per case u64 length + harness_wire_case
- *   hub -> client  ANSWERS  u32 n, u32 restarts after a crash, u32 after a
- *                           hang (the workers this batch replaced), then per
- *                           case u8 harness_pycall_status, u32 compiles, u32
- *                           loads, f64 their seconds (the target's JIT), u32
- *                           length + message, u64 length +
- *                           harness_wire_case_outputs
+ * length limit, gone with the process). Its six messages, every field, are
+ * described in one place: harness_hub_wire.h, whose .c alone writes and
+ * reads them.
  * The hub runs the target raw: no screen, no deviation check, no saving;
  * the client does those, as it does for a worker of its own.
  */

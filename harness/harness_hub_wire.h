@@ -1,6 +1,44 @@
-/* harness_hub_wire: the target hub's address and its messages as bytes (the
- * layouts are described in harness_hub.c). Private to harness_hub.c and
- * harness_hub_client.c. */
+/* harness_hub_wire: the target hub's address and its messages as bytes.
+ * Private to harness_hub.c and harness_hub_client.c.
+ *
+ * The hub (harness_hub.c) listens on a Linux abstract Unix socket ("@NAME").
+ * Messages are harness_wire frames (harness_wire.h: type, length, payload);
+ * the payloads of all six, in host byte order (both ends are on one
+ * machine), are written and read here only:
+ *   hub -> client  HELLO    u32 version (HARNESS_HUB_VERSION: a client of
+ *                           another refuses the hub), u32 has a record
+ *                           (0: a builtin target), u32 flags
+ *                           (HARNESS_HUB_TAKES_PLACED: PLACED is served),
+ *                           then the target's record as 8 strings (spec,
+ *                           kind, module, function, file, sha256, version,
+ *                           device), each u32 length or 0xffffffff for
+ *                           none, then its bytes
+ *   client -> hub  BATCH    u32 n, f64 a call's limit (0: the target's; the
+ *                           round takes the largest of its batches'), then
+ *                           per case u64 length + harness_wire_case
+ *   hub -> client  ANSWERS  the answers' head: u32 n, u32 restarts after a
+ *                           crash, u32 after a hang (the workers this round
+ *                           replaced); then per case a result: u8
+ *                           harness_pycall_status, u32 compiles, u32 loads,
+ *                           f64 their seconds (the target's JIT), u32
+ *                           length + message; then u64 length +
+ *                           harness_wire_case_outputs
+ *   client -> hub  SHARE    u64 the block's size, with its memfd passed
+ *                           along (SCM_RIGHTS): the memory both map, which
+ *                           replaces the block this client shared before
+ *   client -> hub  PLACED   u32 n, then per launch 28 u64: its span in the
+ *                           block (begin, outputs at, status at, end), the
+ *                           twelve buffers' offsets in fused_buf order (0:
+ *                           absent), the twelve scalars of fused_params
+ *                           (q_mode last); the inputs are in the block
+ *   hub -> client  PLACED_ANSWERS  the answers' head as ANSWERS, then per
+ *                           launch a result as ANSWERS' and u32 length +
+ *                           what the target reported ("" for nothing); the
+ *                           outputs are in the block, at the span's
+ * The hub drops a client that sends another type or a malformed payload;
+ * a client that gets another type than the answer it waits for takes its
+ * hub for lost.
+ */
 #ifndef HARNESS_HUB_WIRE_H
 #define HARNESS_HUB_WIRE_H
 
