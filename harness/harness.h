@@ -449,7 +449,7 @@ bool harness_paths_add(harness_paths *p, const char *path, gm_error *err);
 
 /* ---- the target hub (harness_hub.c, harness_hub_client.c) -----------------
  * One process that runs a target for every job of a campaign
- * (docs/TARGETS.md, "The target hub"; its protocol: harness_hub.c). A job
+ * (docs/TARGETS.md, "The target hub"; its protocol: harness_hub_wire.h). A job
  * reaches it by opening its target with spec.hub set; the campaign serves
  * hubs and waits for them with a client. */
 
