@@ -205,25 +205,6 @@ static cudaError_t harness_backend_cuda_enqueue_block(harness_backend_cuda *cu,
     return e;
 }
 
-/* Whether an input of `launch` came back (at `back`) other than the block
- * sent it; `what` says where. */
-static bool harness_backend_cuda_block_inputs_changed(const harness_layout_launch *launch,
-                                                      const unsigned char *block,
-                                                      uintptr_t back, char *what, size_t size) {
-    fused_params sent = launch->params, now = launch->params;
-    harness_layout_rebase(&sent, (uintptr_t)block);
-    harness_layout_rebase(&now, back);
-    harness_inputs_buf in[HARNESS_INPUTS_MAX], got[HARNESS_INPUTS_MAX];
-    size_t n = harness_inputs_of(&sent, in);
-    harness_inputs_of(&now, got);
-    for (size_t j = 0; j < n; j++) {
-        if (harness_inputs_changed(&in[j], got[j].data, what, size)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* After the block came back (block_back holds [lo, hi)): each launch's
  * outputs and status into the block, and its error: the first
  * out-of-bounds access the checked kernel skipped, else the first input
@@ -240,10 +221,12 @@ static void harness_backend_cuda_take_block(harness_backend_cuda *cu, unsigned c
         memcpy(&seen, block + s->status_at, sizeof seen);
         char *error = &errors[i * error_size];
         char what[HARNESS_INPUTS_WHAT_MAX];
+        fused_params sent = launches[i].params; /* offsets: `back` is where 0 would be */
+        harness_layout_rebase(&sent, (uintptr_t)block);
         if (cu->mode != HARNESS_CUDA_RAW && seen.claimed) {
             harness_backend_cuda_describe_oob(&seen, error, error_size);
-        } else if (harness_backend_cuda_block_inputs_changed(&launches[i], block, back, what,
-                                                             sizeof what)) {
+        } else if (harness_inputs_launch_changed(&sent, &launches[i].params, back, what,
+                                                 sizeof what)) {
             harness_inputs_format(error, error_size, what);
         }
     }

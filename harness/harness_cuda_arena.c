@@ -88,16 +88,6 @@ void harness_cuda_arena_unpack(harness_cuda_arena *a) {
 
 bool harness_cuda_arena_inputs_changed(const harness_cuda_arena *a, const fused_params *host,
                                        char *what, size_t size) {
-    harness_inputs_buf sent[HARNESS_INPUTS_MAX], placed[HARNESS_INPUTS_MAX];
-    size_t n = harness_inputs_of(host, sent);
-    if (harness_inputs_of(&a->placed, placed) != n) {
-        return false; /* not the launch that was uploaded */
-    }
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char *now = a->mirror + ((const unsigned char *)placed[i].data - a->base);
-        if (harness_inputs_changed(&sent[i], now, what, size)) {
-            return true;
-        }
-    }
-    return false;
+    const uintptr_t shift = (uintptr_t)a->mirror - (uintptr_t)a->base; /* device -> mirror */
+    return harness_inputs_launch_changed(host, &a->placed, shift, what, size);
 }

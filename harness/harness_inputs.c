@@ -66,6 +66,22 @@ bool harness_inputs_changed(const harness_inputs_buf *sent, const void *now, cha
     return true;
 }
 
+bool harness_inputs_launch_changed(const fused_params *sent, const fused_params *placed,
+                                   uintptr_t shift, char *what, size_t size) {
+    harness_inputs_buf in[HARNESS_INPUTS_MAX], got[HARNESS_INPUTS_MAX];
+    size_t n = harness_inputs_of(sent, in);
+    if (harness_inputs_of(placed, got) != n) {
+        return false; /* not the same launch */
+    }
+    for (size_t i = 0; i < n; i++) {
+        const void *now = (const void *)((uintptr_t)got[i].data + shift);
+        if (harness_inputs_changed(&in[i], now, what, size)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void harness_inputs_format(char *error, size_t size, const char *what) {
     snprintf(error, size, GM_TARGET_WROTE_INPUT_PREFIX "%s", what);
 }

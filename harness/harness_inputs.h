@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fused_params.h"
 #include "gm_outputs.h"
@@ -42,6 +43,13 @@ size_t harness_inputs_of(const fused_params *p, harness_inputs_buf out[HARNESS_I
  * 4 elements changed)". */
 bool harness_inputs_changed(const harness_inputs_buf *sent, const void *now, char *what,
                             size_t size);
+
+/* Whether an input of launch `sent` (host pointers) differs from the same
+ * input of `placed` seen `shift` bytes away (placed's pointer + shift: a
+ * copy of the launch's buffers elsewhere, such as a device arena's host
+ * mirror or a block's download); `what` says where. */
+bool harness_inputs_launch_changed(const fused_params *sent, const fused_params *placed,
+                                   uintptr_t shift, char *what, size_t size);
 
 /* `what` as the error of a target that wrote its inputs, into `error`
  * ("target_wrote_input: WHAT"). */
