@@ -112,7 +112,7 @@ static bool history_bisect_probe(const history_bisect_search *s, const char *dir
                                  history_bisect_step *step, gm_error *why) {
     const history_bisect_options *o = s->o;
     if (o->build != NULL) {
-        char log[4200];
+        char log[4200 + sizeof ".build.log"]; /* dir holds up to 4200 bytes */
         snprintf(log, sizeof log, "%s.build.log", dir);
         if (!history_checkout_build(dir, o->build, log, why)) {
             return false;

@@ -69,8 +69,10 @@ static void history_checkout_last_line(const char *path, char *out, size_t size)
     char line[1024];
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
         line[strcspn(line, "\n")] = '\0';
-        if (line[0] != '\0') {
-            snprintf(out, size, "%s", line);
+        if (line[0] != '\0') { /* kept as far as out[] reaches */
+            size_t n = strnlen(line, size - 1);
+            memcpy(out, line, n);
+            out[n] = '\0';
         }
     }
     if (f != NULL) {

@@ -182,7 +182,7 @@ static bool history_git_spawn(const char *repo, const char *const *args, pid_t *
 
 bool history_git_run(const char *repo, const char *const *args, char **out, gm_error *err) {
     pid_t pid;
-    int fds[2];
+    int fds[2] = {-1, -1}; /* set by the spawn when it succeeds */
     if (out != NULL) {
         *out = NULL;
     }
