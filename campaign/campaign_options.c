@@ -58,7 +58,6 @@ typedef struct {
     const char *sweep_help; /* NULL: help */
 } campaign_options_flag;
 
-#define CAMPAIGN_OPTIONS_AT(f) offsetof(campaign_options, f)
 #define CAMPAIGN_OPTIONS_BOTH ((1u << CAMPAIGN_HELP_FUZZ) | (1u << CAMPAIGN_HELP_SWEEP))
 #define CAMPAIGN_OPTIONS_FUZZ (1u << CAMPAIGN_HELP_FUZZ)
 
@@ -112,7 +111,7 @@ static const campaign_options_flag campaign_options_flags[] = {
      "new contents (default 1); for a python: worker\n"
      "replaying CUDA graphs (GMFUZZ_TARGET_GRAPHS=1)"},
     {"cases", "N", CAMPAIGN_OPTIONS_U64, CAMPAIGN_OPTIONS_AT(runs), 1, UINT64_MAX / 2, NULL,
-     CAMPAIGN_OPTIONS_BOTH, "sweep: cases per job, then stop (as --runs)",
+     CAMPAIGN_OPTIONS_BOTH, "sweep: cases per job, then stop (libFuzzer: as runs)",
      "cases per job, then stop"},
     {"schedule", "auto|classes|naive", CAMPAIGN_OPTIONS_CHOICE, CAMPAIGN_OPTIONS_AT(schedule), 0,
      0, NULL, CAMPAIGN_OPTIONS_BOTH,
@@ -249,6 +248,20 @@ static const campaign_options_flag *campaign_options_find(const char *flag) {
     return NULL;
 }
 
+const char *campaign_options_flags_of(size_t field, bool valued, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < CAMPAIGN_OPTIONS_N; i++) {
+        const campaign_options_flag *f = &campaign_options_flags[i];
+        if (f->kind == CAMPAIGN_OPTIONS_CUSTOM || f->field != field || (f->arg != NULL) != valued) {
+            continue;
+        }
+        int n = snprintf(buf + used, size - used, "%s--%s", used > 0 ? " or " : "", f->name);
+        used = n < 0 || (size_t)n >= size - used ? size - 1 : used + (size_t)n;
+    }
+    return buf;
+}
+
 bool campaign_options_takes_value(const char *flag) {
     const campaign_options_flag *f = campaign_options_find(flag);
     return f != NULL && f->arg != NULL;
@@ -357,7 +370,10 @@ void campaign_options_usage(FILE *to, campaign_help which) {
 
 bool campaign_options_check(const campaign_options *o, char *msg, size_t msg_size) {
     if (!campaign_engine_of(o->engine)->takes_runs && o->runs != 0) {
-        snprintf(msg, msg_size, "--runs is for libFuzzer; AFL++ campaigns end with --time");
+        char runs[64], time[32];
+        snprintf(msg, msg_size, "%s is for libFuzzer; AFL++ campaigns end with %s",
+                 campaign_options_flags_of(CAMPAIGN_OPTIONS_AT(runs), true, runs, sizeof runs),
+                 campaign_options_flags_of(CAMPAIGN_OPTIONS_AT(time_s), true, time, sizeof time));
         return false;
     }
     return true;

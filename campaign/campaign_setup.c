@@ -89,7 +89,9 @@ static bool campaign_setup_folders(campaign_setup *s, gm_error *err) {
 /* A path option: given (must exist), defaulted from the source tree (may
  * be missing: then none), or switched off (""). */
 static bool campaign_setup_resource(const char *given, const char *default_rel, bool is_dir,
-                                    const char *flag, char *out, gm_error *err) {
+                                    size_t field, char *out, gm_error *err) {
+    char flag[64];
+    campaign_options_flags_of(field, true, flag, sizeof flag);
     if (given != NULL && given[0] == '\0') {
         out[0] = '\0';
         return true;
@@ -173,15 +175,18 @@ static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
         s->baseline_src[0] = '\0';
         return triage_baseline_empty(&s->baseline, err);
     }
-    if (!campaign_setup_resource(s->opt.baseline, "corpus/known.json", false, "--baseline",
-                                 s->baseline_src, err)) {
+    if (!campaign_setup_resource(s->opt.baseline, "corpus/known.json", false,
+                                 CAMPAIGN_OPTIONS_AT(baseline), s->baseline_src, err)) {
         return false;
     }
     if (s->baseline_src[0] == '\0') {
-        return gm_error_set(err, GM_ERR_USAGE,
-                            "no baseline: %s/corpus/known.json is missing; pass --baseline "
-                            "FILE or --strict-baseline",
-                            GMFUZZ_SOURCE_DIR);
+        char file[64], strict[64];
+        return gm_error_set(
+            err, GM_ERR_USAGE, "no baseline: %s/corpus/known.json is missing; pass %s FILE or %s",
+            GMFUZZ_SOURCE_DIR,
+            campaign_options_flags_of(CAMPAIGN_OPTIONS_AT(baseline), true, file, sizeof file),
+            campaign_options_flags_of(CAMPAIGN_OPTIONS_AT(strict_baseline), false, strict,
+                                      sizeof strict));
     }
     return triage_baseline_load(s->baseline_src, &s->baseline, err);
 }
@@ -190,12 +195,14 @@ static bool campaign_setup_baseline(campaign_setup *s, gm_error *err) {
  * process the campaign starts (its jobs, hubs and minimizers inherit
  * TRITON_CACHE_DIR; docs/TARGETS.md, "Compiles and loads"). */
 static bool campaign_setup_target_cache(const char *dir, gm_error *err) {
+    char flag[64];
+    campaign_options_flags_of(CAMPAIGN_OPTIONS_AT(target_cache), true, flag, sizeof flag);
     if (!gm_file_make_dirs(dir, err)) {
-        gm_error_prefix(err, "--target-cache");
+        gm_error_prefix(err, flag);
         return false;
     }
     return setenv("TRITON_CACHE_DIR", dir, 1) == 0 ||
-           gm_error_set(err, GM_ERR_MEMORY, "--target-cache: setenv failed");
+           gm_error_set(err, GM_ERR_MEMORY, "%s: setenv failed", flag);
 }
 
 /* A job waiting on an external target is bounded by the target's own
@@ -219,8 +226,10 @@ bool campaign_setup_prepare(campaign_setup *s, const campaign_options *o, int *e
     clock_gettime(CLOCK_REALTIME, &s->start);
     clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
     *exit_code = CAMPAIGN_EXIT_USAGE;
-    if (!campaign_setup_resource(o->seeds, "corpus/seed", true, "--seeds", s->seeds, err) ||
-        !campaign_setup_resource(o->dict, "fuzz/gmfuzz.dict", false, "--dict", s->dict, err) ||
+    if (!campaign_setup_resource(o->seeds, "corpus/seed", true, CAMPAIGN_OPTIONS_AT(seeds),
+                                 s->seeds, err) ||
+        !campaign_setup_resource(o->dict, "fuzz/gmfuzz.dict", false, CAMPAIGN_OPTIONS_AT(dict),
+                                 s->dict, err) ||
         !campaign_setup_baseline(s, err)) {
         return false;
     }

@@ -23,26 +23,33 @@ static bool cli_options_size(const char *flag, const char *text, size_t *out) {
     return true;
 }
 
-/* The shared flags; each one's code is CLI_OPTIONS_SHARED + its index. */
-enum { CLI_OPTIONS_N_SHARED = 14 };
-static const struct option cli_options_long[CLI_OPTIONS_N_SHARED] = {
-    {"max-file-size", required_argument, NULL, CLI_OPTIONS_SHARED + 0},
-    {"max-elements", required_argument, NULL, CLI_OPTIONS_SHARED + 1},
-    {"max-bs", required_argument, NULL, CLI_OPTIONS_SHARED + 2},
-    {"max-width", required_argument, NULL, CLI_OPTIONS_SHARED + 3},
-    {"target", required_argument, NULL, CLI_OPTIONS_SHARED + 4},
-    {"backend", required_argument, NULL, CLI_OPTIONS_SHARED + 5},
-    {"target-device", required_argument, NULL, CLI_OPTIONS_SHARED + 6},
-    {"target-timeout", required_argument, NULL, CLI_OPTIONS_SHARED + 7},
-    {"reference", required_argument, NULL, CLI_OPTIONS_SHARED + 8},
-    {"reference-device", required_argument, NULL, CLI_OPTIONS_SHARED + 9},
-    {"compare", required_argument, NULL, CLI_OPTIONS_SHARED + 10},
-    {"json", no_argument, NULL, CLI_OPTIONS_SHARED + 11},
-    {"target-compile-timeout", required_argument, NULL, CLI_OPTIONS_SHARED + 12},
-    {"target-cache", required_argument, NULL, CLI_OPTIONS_SHARED + 13},
+/* The shared flags, by index; each one's getopt code is CLI_OPTIONS_SHARED
+ * + its index, so a flag is told by its index and its name is spelled
+ * only in the table below. */
+enum {
+    CLI_OPTIONS_MAX_FILE_SIZE, CLI_OPTIONS_MAX_ELEMENTS, CLI_OPTIONS_MAX_BS, CLI_OPTIONS_MAX_WIDTH,
+    CLI_OPTIONS_TARGET, CLI_OPTIONS_BACKEND, CLI_OPTIONS_TARGET_DEVICE, CLI_OPTIONS_TARGET_TIMEOUT,
+    CLI_OPTIONS_REFERENCE, CLI_OPTIONS_REFERENCE_DEVICE, CLI_OPTIONS_COMPARE, CLI_OPTIONS_JSON,
+    CLI_OPTIONS_TARGET_COMPILE_TIMEOUT, CLI_OPTIONS_TARGET_CACHE, CLI_OPTIONS_N_SHARED,
+    CLI_OPTIONS_N_LIMITS = CLI_OPTIONS_MAX_WIDTH + 1,
 };
-
-enum { CLI_OPTIONS_N_LIMITS = 4, CLI_OPTIONS_COMPARE = 10, CLI_OPTIONS_JSON = 11 };
+#define CLI_OPTIONS_ROW(index, name, has_arg) [index] = {name, has_arg, NULL, CLI_OPTIONS_SHARED + index}
+static const struct option cli_options_long[CLI_OPTIONS_N_SHARED] = {
+    CLI_OPTIONS_ROW(CLI_OPTIONS_MAX_FILE_SIZE, "max-file-size", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_MAX_ELEMENTS, "max-elements", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_MAX_BS, "max-bs", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_MAX_WIDTH, "max-width", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_TARGET, "target", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_BACKEND, "backend", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_TARGET_DEVICE, "target-device", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_TARGET_TIMEOUT, "target-timeout", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_REFERENCE, "reference", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_REFERENCE_DEVICE, "reference-device", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_COMPARE, "compare", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_JSON, "json", no_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_TARGET_COMPILE_TIMEOUT, "target-compile-timeout", required_argument),
+    CLI_OPTIONS_ROW(CLI_OPTIONS_TARGET_CACHE, "target-cache", required_argument),
+};
 
 static size_t *cli_options_limit_field(cli_options *o, int index) {
     size_t *fields[CLI_OPTIONS_N_LIMITS] = {&o->limits.max_file_bytes, &o->limits.max_elements,
@@ -71,55 +78,62 @@ static bool cli_options_seconds(const char *flag, const char *value, double *out
     return true;
 }
 
+/* --target SPEC, or --backend NAME (builtin:NAME); the device and the
+ * timeouts given before it are kept. */
+static bool cli_options_set_target(cli_options *o, bool backend, const char *flag,
+                                   const char *value) {
+    gm_error err = {0};
+    harness_target_spec t;
+    harness_backend_kind kind;
+    bool ok = !backend ? harness_target_parse(value, &t, &err)
+              : harness_target_backend_from_name(value, &kind)
+                  ? (harness_target_builtin(&t, kind), true)
+                  : gm_error_set(&err, GM_ERR_USAGE, "%s takes cpu, cuda, cuda-graph or cuda-raw",
+                                 flag);
+    if (!ok) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+        return false;
+    }
+    t.device_cpu = o->target.device_cpu;
+    t.timeout_s = o->target.timeout_s;
+    t.compile_timeout_s = o->target.compile_timeout_s;
+    o->target = t;
+    o->target_given = true;
+    return true;
+}
+
 /* --target, --backend, --target-device, --target-timeout,
  * --target-compile-timeout, --target-cache, --reference, --reference-device;
  * device and timeouts survive a later --target. --target-cache is the
  * target JIT's cache for every process this one starts (TRITON_CACHE_DIR). */
-static bool cli_options_target_flag(cli_options *o, const char *flag, const char *value) {
-    gm_error err = {0};
+static bool cli_options_target_flag(cli_options *o, int index, const char *flag,
+                                    const char *value) {
     if (value == NULL) {
         fprintf(stderr, "gmfuzz: %s needs a value\n", flag);
         return false;
     }
-    if (strcmp(flag, "--target") == 0 || strcmp(flag, "--backend") == 0) {
-        harness_target_spec t;
-        harness_backend_kind kind;
-        bool ok = strcmp(flag, "--target") == 0 ? harness_target_parse(value, &t, &err)
-                  : harness_target_backend_from_name(value, &kind)
-                      ? (harness_target_builtin(&t, kind), true)
-                      : gm_error_set(&err, GM_ERR_USAGE,
-                                     "--backend takes cpu, cuda, cuda-graph or cuda-raw");
-        if (!ok) {
-            fprintf(stderr, "gmfuzz: %s\n", err.msg);
-            return false;
-        }
-        t.device_cpu = o->target.device_cpu;
-        t.timeout_s = o->target.timeout_s;
-        t.compile_timeout_s = o->target.compile_timeout_s;
-        o->target = t;
-        o->target_given = true;
-        return true;
-    }
-    if (strcmp(flag, "--target-device") == 0) {
+    switch (index) {
+    case CLI_OPTIONS_TARGET:
+    case CLI_OPTIONS_BACKEND:
+        return cli_options_set_target(o, index == CLI_OPTIONS_BACKEND, flag, value);
+    case CLI_OPTIONS_TARGET_DEVICE:
         return cli_options_device(flag, value, &o->target.device_cpu);
-    }
-    if (strcmp(flag, "--reference-device") == 0) {
+    case CLI_OPTIONS_REFERENCE_DEVICE: {
         bool cpu = true;
         bool ok = cli_options_device(flag, value, &cpu);
         o->reference_cuda = !cpu;
         return ok;
     }
-    if (strcmp(flag, "--target-timeout") == 0) {
+    case CLI_OPTIONS_TARGET_TIMEOUT:
         return cli_options_seconds(flag, value, &o->target.timeout_s);
-    }
-    if (strcmp(flag, "--target-compile-timeout") == 0) {
+    case CLI_OPTIONS_TARGET_COMPILE_TIMEOUT:
         return cli_options_seconds(flag, value, &o->target.compile_timeout_s);
-    }
-    if (strcmp(flag, "--target-cache") == 0) {
+    case CLI_OPTIONS_TARGET_CACHE:
         return setenv("TRITON_CACHE_DIR", value, 1) == 0;
+    default: /* CLI_OPTIONS_REFERENCE */
+        o->reference = value;
+        return true;
     }
-    o->reference = value; /* --reference */
-    return true;
 }
 
 /* One shared flag (its index in cli_options_long) and its value. */
@@ -132,7 +146,7 @@ static bool cli_options_flag(cli_options *o, int index, const char *value) {
     }
     if (index == CLI_OPTIONS_COMPARE) {
         if (!gm_compare_from_name(value, &o->compare)) {
-            fprintf(stderr, "gmfuzz: --compare takes live or strict\n");
+            fprintf(stderr, "gmfuzz: %s takes live or strict\n", flag);
             return false;
         }
         o->compare_given = true;
@@ -142,7 +156,7 @@ static bool cli_options_flag(cli_options *o, int index, const char *value) {
         o->json = true;
         return true;
     }
-    return cli_options_target_flag(o, flag, value);
+    return cli_options_target_flag(o, index, flag, value);
 }
 
 /* The scan's state: the options filled in, and what else takes flags. */
