@@ -226,6 +226,21 @@ bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options
     return ok;
 }
 
+int cli_options_main(int argc, char **argv, const char *usage, cli_options_body body) {
+    if (cli_options_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    if (paths == NULL) {
+        fprintf(stderr, "gmfuzz: out of memory\n");
+        return CLI_EXIT_BACKEND;
+    }
+    int rc = body(argc, argv, paths);
+    free(paths);
+    return rc;
+}
+
 bool cli_options_wants_help(int argc, char **argv) {
     return cli_getopt_wants_help(argc, argv);
 }

@@ -54,6 +54,13 @@ typedef struct {
 bool cli_options_parse(int argc, char **argv, bool allow_json, const cli_options_own *own,
                        cli_options *o, const char **paths);
 
+/* The frame of a command's main: with --help (or -h) before any "--" it
+ * prints `usage` and returns 0; else it returns what `body` does, given
+ * room for argc + 1 positional arguments (`paths`, for cli_options_parse),
+ * which it frees afterwards (exit 4 when there is no memory for it). */
+typedef int (*cli_options_body)(int argc, char **argv, const char **paths);
+int cli_options_main(int argc, char **argv, const char *usage, cli_options_body body);
+
 /* Whether argv[1..argc) asks for --help (or -h) before any "--". */
 bool cli_options_wants_help(int argc, char **argv);
 

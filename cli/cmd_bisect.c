@@ -192,22 +192,15 @@ static int cmd_bisect_run(cmd_bisect_options *o) {
     return rc;
 }
 
-int cmd_bisect_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_bisect_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    if (paths == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
+static int cmd_bisect_body(int argc, char **argv, const char **paths) {
     cmd_bisect_options o;
     memset(&o, 0, sizeof o);
     cli_options_own own = {cmd_bisect_longs, "", cmd_bisect_take, &o};
-    int rc = CLI_EXIT_USAGE;
-    if (cli_options_parse(argc, argv, true, &own, &o.common, paths) && cmd_bisect_check(&o)) {
-        rc = cmd_bisect_run(&o);
-    }
-    free(paths);
-    return rc;
+    return cli_options_parse(argc, argv, true, &own, &o.common, paths) && cmd_bisect_check(&o)
+               ? cmd_bisect_run(&o)
+               : CLI_EXIT_USAGE;
+}
+
+int cmd_bisect_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_bisect_usage, cmd_bisect_body);
 }

@@ -184,19 +184,11 @@ static int cmd_export_run(const cmd_export_options *o) {
     return rc;
 }
 
-int cmd_export_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_export_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+static int cmd_export_body(int argc, char **argv, const char **paths) {
     cmd_export_options o;
-    int rc = CLI_EXIT_USAGE;
-    if (paths == NULL) {
-        rc = CLI_EXIT_BACKEND;
-    } else if (cmd_export_parse(argc, argv, &o, paths)) {
-        rc = cmd_export_run(&o);
-    }
-    free(paths);
-    return rc;
+    return cmd_export_parse(argc, argv, &o, paths) ? cmd_export_run(&o) : CLI_EXIT_USAGE;
+}
+
+int cmd_export_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_export_usage, cmd_export_body);
 }

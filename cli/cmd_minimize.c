@@ -246,19 +246,11 @@ static int cmd_minimize_run(const cmd_minimize_options *o) {
     return rc;
 }
 
-int cmd_minimize_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_minimize_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+static int cmd_minimize_body(int argc, char **argv, const char **paths) {
     cmd_minimize_options o;
-    int rc = CLI_EXIT_USAGE;
-    if (paths == NULL) {
-        rc = CLI_EXIT_BACKEND;
-    } else if (cmd_minimize_parse(argc, argv, &o, paths)) {
-        rc = cmd_minimize_run(&o);
-    }
-    free(paths);
-    return rc;
+    return cmd_minimize_parse(argc, argv, &o, paths) ? cmd_minimize_run(&o) : CLI_EXIT_USAGE;
+}
+
+int cmd_minimize_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_minimize_usage, cmd_minimize_body);
 }

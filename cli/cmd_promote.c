@@ -201,19 +201,11 @@ static int cmd_promote_run(const cmd_promote_options *o) {
     return t.rc;
 }
 
-int cmd_promote_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_promote_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+static int cmd_promote_body(int argc, char **argv, const char **paths) {
     cmd_promote_options o;
-    int rc = CLI_EXIT_USAGE;
-    if (paths == NULL) {
-        rc = CLI_EXIT_BACKEND;
-    } else if (cmd_promote_parse(argc, argv, &o, paths)) {
-        rc = cmd_promote_run(&o);
-    }
-    free(paths);
-    return rc;
+    return cmd_promote_parse(argc, argv, &o, paths) ? cmd_promote_run(&o) : CLI_EXIT_USAGE;
+}
+
+int cmd_promote_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_promote_usage, cmd_promote_body);
 }

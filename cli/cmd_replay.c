@@ -137,25 +137,15 @@ static int cmd_replay_take(void *ctx, const cli_getopt_item *item) {
     return 1;
 }
 
-int cmd_replay_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_replay_usage, stdout);
-        return CLI_EXIT_OK;
-    }
+static int cmd_replay_body(int argc, char **argv, const char **paths) {
     bool exact = false;
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    if (paths == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
     cli_options o;
     cli_options_own own = {cmd_replay_longs, "", cmd_replay_take, &exact};
     if (!cli_options_parse(argc, argv, false, &own, &o, paths)) {
-        free(paths);
         return CLI_EXIT_USAGE;
     }
     if (o.n_paths == 0) {
         fprintf(stderr, "gmfuzz replay: give at least one file or folder\n");
-        free(paths);
         return CLI_EXIT_USAGE;
     }
     harness_paths files;
@@ -177,6 +167,9 @@ int cmd_replay_main(int argc, char **argv) {
         rc = cmd_replay_all(&o, exact, &files);
     }
     harness_paths_free(&files);
-    free(paths);
     return rc;
+}
+
+int cmd_replay_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_replay_usage, cmd_replay_body);
 }

@@ -149,26 +149,20 @@ static int cmd_retest_run(const cmd_retest_options *o) {
     return rc;
 }
 
-int cmd_retest_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_retest_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    if (paths == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
+static int cmd_retest_body(int argc, char **argv, const char **paths) {
     cmd_retest_options o;
     memset(&o, 0, sizeof o);
     cli_options_own own = {cmd_retest_longs, "", cmd_retest_take, &o};
-    int rc = CLI_EXIT_USAGE;
     if (!cli_options_parse(argc, argv, true, &own, &o.common, paths)) {
-        /* said why */
-    } else if (o.common.n_paths == 0) {
-        fprintf(stderr, "gmfuzz retest: give at least one folder or reproducer\n");
-    } else {
-        rc = cmd_retest_run(&o);
+        return CLI_EXIT_USAGE; /* said why */
     }
-    free(paths);
-    return rc;
+    if (o.common.n_paths == 0) {
+        fprintf(stderr, "gmfuzz retest: give at least one folder or reproducer\n");
+        return CLI_EXIT_USAGE;
+    }
+    return cmd_retest_run(&o);
+}
+
+int cmd_retest_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_retest_usage, cmd_retest_body);
 }

@@ -131,26 +131,20 @@ static int cmd_run_take(void *ctx, const cli_getopt_item *item) {
     return 1;
 }
 
-int cmd_run_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_run_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    if (paths == NULL) {
-        return CLI_EXIT_BACKEND;
-    }
+static int cmd_run_body(int argc, char **argv, const char **paths) {
     cli_options o;
     bool raw = false;
     cli_options_own own = {cmd_run_longs, "", cmd_run_take, &raw};
-    int rc = CLI_EXIT_USAGE;
     if (!cli_options_parse(argc, argv, true, &own, &o, paths)) {
-        /* cli_options_parse said why */
-    } else if (o.n_paths != 1) {
-        fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");
-    } else {
-        rc = cmd_run_case(&o, raw);
+        return CLI_EXIT_USAGE; /* cli_options_parse said why */
     }
-    free(paths);
-    return rc;
+    if (o.n_paths != 1) {
+        fprintf(stderr, "gmfuzz run: takes exactly one CASE.json (see gmfuzz --help)\n");
+        return CLI_EXIT_USAGE;
+    }
+    return cmd_run_case(&o, raw);
+}
+
+int cmd_run_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_run_usage, cmd_run_body);
 }

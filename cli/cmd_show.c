@@ -196,19 +196,11 @@ static int cmd_show_run(const cmd_show_options *o) {
     return rc;
 }
 
-int cmd_show_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_show_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+static int cmd_show_body(int argc, char **argv, const char **paths) {
     cmd_show_options o;
-    int rc = CLI_EXIT_USAGE;
-    if (paths == NULL) {
-        rc = CLI_EXIT_BACKEND;
-    } else if (cmd_show_parse(argc, argv, &o, paths)) {
-        rc = cmd_show_run(&o);
-    }
-    free(paths);
-    return rc;
+    return cmd_show_parse(argc, argv, &o, paths) ? cmd_show_run(&o) : CLI_EXIT_USAGE;
+}
+
+int cmd_show_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_show_usage, cmd_show_body);
 }

@@ -61,29 +61,23 @@ static int cmd_warm_take(void *ctx, const cli_getopt_item *item) {
     return ok ? 1 : 0;
 }
 
-int cmd_warm_main(int argc, char **argv) {
-    if (cli_options_wants_help(argc, argv)) {
-        fputs(cmd_warm_usage, stdout);
-        return CLI_EXIT_OK;
-    }
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+static int cmd_warm_body(int argc, char **argv, const char **paths) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     campaign_warm_options w = {.jobs = cores > 0 ? (int)cores : 1, .classes = 8,
                                .seeds = GMFUZZ_SOURCE_DIR "/corpus/seed"};
     cli_options o;
     cli_options_own own = {cmd_warm_longs, "", cmd_warm_take, &w};
-    int rc = CLI_EXIT_USAGE;
-    if (paths == NULL) {
-        rc = CLI_EXIT_BACKEND;
-    } else if (!cli_options_parse(argc, argv, false, &own, &o, paths)) {
-        /* said why */
-    } else if (o.n_paths != 0 || !o.target_given ||
-               !harness_target_is_external(&o.target)) {
-        fprintf(stderr, "gmfuzz warm: takes --target lib:... or python:... and no paths\n");
-    } else {
-        w.target = o.target;
-        rc = campaign_warm(&w);
+    if (!cli_options_parse(argc, argv, false, &own, &o, paths)) {
+        return CLI_EXIT_USAGE; /* said why */
     }
-    free(paths);
-    return rc;
+    if (o.n_paths != 0 || !o.target_given || !harness_target_is_external(&o.target)) {
+        fprintf(stderr, "gmfuzz warm: takes --target lib:... or python:... and no paths\n");
+        return CLI_EXIT_USAGE;
+    }
+    w.target = o.target;
+    return campaign_warm(&w);
+}
+
+int cmd_warm_main(int argc, char **argv) {
+    return cli_options_main(argc, argv, cmd_warm_usage, cmd_warm_body);
 }
