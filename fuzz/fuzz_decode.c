@@ -20,12 +20,17 @@ void fuzz_decode_records(fuzz_input *in, const fuzz_recipe *r, const fuzz_record
 
 bool fuzz_decode_recipe(const uint8_t *data, size_t size, gm_case *out, fuzz_recipe *recipe,
                         gm_error *err) {
+    return fuzz_decode_from(data, size, out, recipe, NULL, err);
+}
+
+bool fuzz_decode_from(const uint8_t *data, size_t size, gm_case *out, fuzz_recipe *recipe,
+                      const fuzz_recipe_donor *base, gm_error *err) {
     fuzz_input in;
     fuzz_input_init(&in, data, size);
     fuzz_recipe r;
     fuzz_header_read(&in, &r);
     *recipe = r;
-    if (!fuzz_recipe_build(&r, out, err)) {
+    if (!fuzz_recipe_build_from(&r, base, out, err)) {
         return false;
     }
     fuzz_record_target target;

@@ -134,7 +134,12 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     fuzz_rng rng;
     fuzz_rng_seed(&rng, seed);
     if (fuzz_rng_below(&rng, 100) < fuzz_libfuzzer_harness.case_mutation_percent) {
-        size_t n = fuzz_mutate_input(data, size, max_size, &rng, FUZZ_LIBFUZZER_MAX_STEPS);
+        /* The case of the input run last, to copy arrays from. */
+        fuzz_recipe_donor base;
+        bool kept = fuzz_libfuzzer_harness.defer.cap == 0 &&
+                    fuzz_reuse_base(&fuzz_libfuzzer_harness.reuse, &base);
+        size_t n = fuzz_mutate_input(data, size, max_size, &rng, FUZZ_LIBFUZZER_MAX_STEPS,
+                                     kept ? &base : NULL);
         if (n > 0) {
             return n;
         }

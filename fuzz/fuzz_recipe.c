@@ -392,25 +392,32 @@ static bool fuzz_recipe_same_array(const fuzz_recipe *r, size_t n, const fuzz_re
     return k.n == dk.n && memcmp(k.v, dk.v, k.n * sizeof k.v[0]) == 0;
 }
 
-/* The donor's array (*field, dn elements) when it is the one r builds for
- * `a`, taken from the donor; NULL otherwise. */
+/* The donor's array `given` (dn elements of `elem` bytes) when it is the one
+ * r builds for `a`: the donor's own (the caller then clears the donor's
+ * field: fuzz_recipe_moves), or a copy of it; NULL otherwise. */
 static void *fuzz_recipe_take(const fuzz_recipe *r, size_t n, const fuzz_recipe_donor *d,
-                              void **field, size_t dn, fuzz_array a) {
-    if (d == NULL || *field == NULL || !fuzz_recipe_same_array(r, n, d->recipe, dn, a)) {
+                              const void *given, size_t dn, fuzz_array a, size_t elem, bool *ok) {
+    if (!*ok || d == NULL || given == NULL || !fuzz_recipe_same_array(r, n, d->recipe, dn, a)) {
         return NULL;
     }
-    void *p = *field;
-    *field = NULL;
+    if (!d->copy) {
+        return (void *)given;
+    }
+    void *p = fuzz_recipe_alloc(n, elem, ok);
+    if (p != NULL) {
+        memcpy(p, given, n * elem);
+    }
     return p;
 }
+
+static bool fuzz_recipe_moves(const fuzz_recipe_donor *d) { return d != NULL && !d->copy; }
 
 /* A 1-D int64 array of n elements: the donor's, or built. */
 static int64_t *fuzz_recipe_array64(const fuzz_recipe *r, const fuzz_recipe_donor *d, int64_t **field,
                                     size_t dn, fuzz_array a, size_t n, bool *ok) {
-    void *given = *ok && field != NULL ? *field : NULL;
-    int64_t *p = given != NULL ? fuzz_recipe_take(r, n, d, &given, dn, a) : NULL;
+    int64_t *p = fuzz_recipe_take(r, n, d, field != NULL ? *field : NULL, dn, a, sizeof *p, ok);
     if (p != NULL) {
-        *field = NULL;
+        *field = fuzz_recipe_moves(d) ? NULL : *field;
         return p;
     }
     p = fuzz_recipe_alloc(n, sizeof(int64_t), ok);
@@ -422,11 +429,11 @@ static int64_t *fuzz_recipe_array64(const fuzz_recipe *r, const fuzz_recipe_dono
 
 static void fuzz_recipe_build_qlens(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
                                     bool *ok) {
-    void *given = d != NULL ? d->c->qlens : NULL;
+    const int32_t *given = d != NULL ? d->c->qlens : NULL;
     size_t dn = d != NULL ? d->c->bs : 0;
-    c->qlens = given != NULL ? fuzz_recipe_take(r, r->bs, d, &given, dn, FUZZ_ARRAY_QLENS) : NULL;
+    c->qlens = fuzz_recipe_take(r, r->bs, d, given, dn, FUZZ_ARRAY_QLENS, sizeof(int32_t), ok);
     if (c->qlens != NULL) {
-        d->c->qlens = NULL;
+        d->c->qlens = fuzz_recipe_moves(d) ? NULL : d->c->qlens;
         return;
     }
     c->qlens = fuzz_recipe_alloc(r->bs, sizeof(int32_t), ok);
@@ -491,12 +498,12 @@ void fuzz_recipe_token_row(const fuzz_recipe *r, size_t row, int32_t *out) {
 static void fuzz_recipe_build_tokens(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
                                      bool *ok) {
     size_t n = r->pool * r->width;
-    void *given = *ok && d != NULL ? d->c->req_to_token : NULL;
+    const int32_t *given = d != NULL ? d->c->req_to_token : NULL;
     size_t dn = d != NULL ? d->c->pool * d->c->width : 0;
     c->req_to_token =
-        given != NULL ? fuzz_recipe_take(r, n, d, &given, dn, FUZZ_ARRAY_REQ_TO_TOKEN) : NULL;
+        fuzz_recipe_take(r, n, d, given, dn, FUZZ_ARRAY_REQ_TO_TOKEN, sizeof(int32_t), ok);
     if (c->req_to_token != NULL) {
-        d->c->req_to_token = NULL;
+        d->c->req_to_token = fuzz_recipe_moves(d) ? NULL : d->c->req_to_token;
         return;
     }
     c->req_to_token = fuzz_recipe_alloc(n, sizeof(int32_t), ok);

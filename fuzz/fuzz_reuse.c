@@ -66,7 +66,7 @@ static bool fuzz_reuse_build(fuzz_reuse *u, const fuzz_recipe *r, const uint8_t 
         return gm_error_set(err, GM_ERR_MEMORY, "fuzz_reuse: out of memory keeping a header");
     }
     gm_case built;
-    const fuzz_recipe_donor donor = {&u->recipe, &u->c};
+    const fuzz_recipe_donor donor = {&u->recipe, &u->c, false};
     bool ok = fuzz_recipe_build_from(r, u->held ? &donor : NULL, &built, err);
     fuzz_reuse_drop(u);
     if (!ok) {
@@ -95,6 +95,13 @@ bool fuzz_reuse_decode(fuzz_reuse *u, const uint8_t *data, size_t size, const gm
     fuzz_decode_records(&in, &u->recipe, &u->target);
     *out = &u->c;
     return true;
+}
+
+bool fuzz_reuse_base(fuzz_reuse *u, fuzz_recipe_donor *d) {
+    d->recipe = &u->recipe;
+    d->c = &u->c;
+    d->copy = true;
+    return u->held;
 }
 
 void fuzz_reuse_done(fuzz_reuse *u) {

@@ -44,6 +44,11 @@ void fuzz_reuse_free(fuzz_reuse *u);
 bool fuzz_reuse_decode(fuzz_reuse *u, const uint8_t *data, size_t size, const gm_case **out,
                        gm_error *err);
 
+/* The kept case as a copying donor (fuzz_recipe_build_from), for the
+ * mutator between two inputs; false when none is kept. Valid until the next
+ * fuzz_reuse_decode. */
+bool fuzz_reuse_base(fuzz_reuse *u, fuzz_recipe_donor *d);
+
 /* Takes the last input's records back: the kept case is its header's again
  * (or, when that cannot be done, is dropped). */
 void fuzz_reuse_done(fuzz_reuse *u);

@@ -2,7 +2,8 @@
  * undo log under it (fuzz_undo.h): for every input of a libFuzzer-like
  * stream (each input a small change of the one before, in the header or
  * the records, sometimes a case-level mutation, sometimes a new input) the
- * kept decoder gives exactly fuzz_decode's case.
+ * kept decoder gives exactly fuzz_decode's case, and the mutator that copies
+ * arrays from the kept case gives the bytes it gives without.
  *
  * All randomness is seeded: the same build always checks the same inputs.
  */
@@ -21,17 +22,30 @@
 
 #define TEST_REUSE_CAP 6000
 
+/* A case-level mutation, once copying from the kept case and once without:
+ * the same bytes either way. */
+static size_t test_reuse_mutate(fuzz_rng *rng, fuzz_reuse *u, uint8_t *buf, size_t len) {
+    static uint8_t plain[TEST_REUSE_CAP];
+    memcpy(plain, buf, len);
+    fuzz_rng twin = *rng;
+    fuzz_recipe_donor base;
+    bool kept = fuzz_reuse_base(u, &base);
+    size_t n = fuzz_mutate_input(buf, len, TEST_REUSE_CAP, rng, 3, kept ? &base : NULL);
+    size_t m = fuzz_mutate_input(plain, len, TEST_REUSE_CAP, &twin, 3, NULL);
+    CHECK(n == m && memcmp(buf, plain, n) == 0);
+    return n > 0 ? n : len;
+}
+
 /* The next input of the stream, in place: mostly one to three bytes
  * changed (in the header's front part, its back part, or anywhere), else a
  * byte appended or removed, a case-level mutation, or a new input. */
-static size_t test_reuse_next(fuzz_rng *rng, uint8_t *buf, size_t len) {
+static size_t test_reuse_next(fuzz_rng *rng, fuzz_reuse *u, uint8_t *buf, size_t len) {
     unsigned what = (unsigned)fuzz_rng_below(rng, 20);
     if (len == 0 || what == 0) {
         return test_fuzz_inputs_random(rng, buf, TEST_REUSE_CAP);
     }
     if (what == 1) {
-        size_t n = fuzz_mutate_input(buf, len, TEST_REUSE_CAP, rng, 3);
-        return n > 0 ? n : len;
+        return test_reuse_mutate(rng, u, buf, len);
     }
     if (what == 2 && len < TEST_REUSE_CAP) {
         buf[len] = (uint8_t)fuzz_rng_next(rng);
@@ -61,7 +75,7 @@ static void test_reuse_stream(void) {
     fuzz_reuse_init(&u);
     size_t len = 0, same = 0;
     for (int round = 0; round < 4000; round++) {
-        len = test_reuse_next(&rng, buf, len);
+        len = test_reuse_next(&rng, &u, buf, len);
         gm_case fresh;
         const gm_case *kept = NULL;
         gm_error err = {0};
