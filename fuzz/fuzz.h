@@ -16,6 +16,7 @@
 #include "gm_json.h"
 #include "gm_oracle.h"
 #include "fuzz_defer.h"
+#include "fuzz_reuse.h"
 #include "fuzz_sched.h"
 #include "fuzz_settings.h"
 #include "harness.h"
@@ -134,6 +135,7 @@ typedef struct {
     size_t n_seen;
     fuzz_harness_said said;        /* the target's counts last printed for the driver */
     fuzz_defer defer;              /* cap 0: every input checked on the target at once */
+    fuzz_reuse reuse;              /* defer.cap 0: the case of the last header, kept */
     fuzz_sched_config sched;       /* GMFUZZ_CLASS_*: how a job meets classes */
     bool by_class;                 /* GMFUZZ_SCHEDULE: in runs of a class, new ones budgeted */
     fuzz_sched_budget admitted;    /* libFuzzer, by class: the classes sent to the target */

@@ -16,6 +16,7 @@
 typedef struct {
     const gm_case *c;
     const fuzz_recipe *hint; /* NULL: none */
+    const fuzz_recipe_donor *base; /* NULL: none */
     fuzz_recipe r;
     uint8_t *mask[FUZZ_ARRAY_COUNT]; /* canonical: 1 where an element is read; NULL: all */
     int32_t *row;                    /* scratch: one generated req_to_token row */
@@ -392,7 +393,7 @@ static void fuzz_encode_free(fuzz_encoder *e) {
 /* Header, then the records that take the recipe's build to the case. */
 static bool fuzz_encode_write(const fuzz_encoder *e, fuzz_output *o, gm_error *err) {
     gm_case pre;
-    if (!fuzz_recipe_build(&e->r, &pre, err)) {
+    if (!fuzz_recipe_build_from(&e->r, e->base, &pre, err)) {
         return false;
     }
     fuzz_header_write(o, &e->r);
@@ -411,7 +412,8 @@ bool fuzz_encode(const gm_case *c, const fuzz_encode_options *opt, uint8_t **dat
     if (!fuzz_recipe_fits(c, err)) {
         return false;
     }
-    fuzz_encoder e = {.c = c, .hint = opt != NULL ? opt->hint : NULL};
+    fuzz_encoder e = {.c = c, .hint = opt != NULL ? opt->hint : NULL,
+                      .base = opt != NULL ? opt->base : NULL};
     fuzz_encode_shape(&e.r, c);
     e.row = malloc((c->width + 1) * sizeof *e.row);
     bool ready = e.row != NULL || gm_error_set(err, GM_ERR_MEMORY, "fuzz_encode: out of memory");

@@ -31,6 +31,9 @@ typedef struct {
      * arrays cannot be recognized from their values, and re-encoding
      * them element by element would make inputs huge. */
     const fuzz_recipe *hint;
+    /* A case the recipe's own build may copy arrays from
+     * (fuzz_recipe_build_from, a copying donor), or NULL. */
+    const fuzz_recipe_donor *base;
 } fuzz_encode_options;
 
 /* *data is malloc'd (free it). Fails with GM_ERR_LIMIT naming the field

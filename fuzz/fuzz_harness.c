@@ -167,6 +167,7 @@ static void fuzz_harness_say_checked(fuzz_harness *h, bool always) {
 
 bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *engine, gm_error *err) {
     memset(h, 0, sizeof *h);
+    fuzz_reuse_init(&h->reuse);
     double opening = fuzz_harness_now();
     h->check.engine = engine;
     harness_target_spec target;
@@ -237,6 +238,7 @@ void fuzz_harness_close(fuzz_harness *h) {
         }
     }
     fuzz_defer_free(&h->defer);
+    fuzz_reuse_free(&h->reuse);
     fuzz_sched_budget_free(&h->admitted);
     harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
@@ -302,22 +304,46 @@ static fuzz_check_result fuzz_harness_check_once(fuzz_harness *h, const gm_case 
 static fuzz_check_result fuzz_harness_run_deferred(fuzz_harness *h, gm_case *c,
                                                    triage_finding *f);
 
-fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
-                                   triage_finding *finding) {
+/* Deferred: the queue takes the case (fuzz_defer_push), so it is built
+ * afresh and owned here. */
+static fuzz_check_result fuzz_harness_run_owned(fuzz_harness *h, const uint8_t *data, size_t size,
+                                                triage_finding *f) {
     gm_case c;
-    triage_finding local;
-    triage_finding *f = finding != NULL ? finding : &local;
     gm_error err = {0};
     if (!fuzz_decode(data, size, &c, &err)) {
         fprintf(stderr, "gmfuzz: %s\n", err.msg);
         return FUZZ_CHECK_BROKEN;
     }
     h->check.execs++;
-    fuzz_check_result r = h->defer.cap > 0  ? fuzz_harness_run_deferred(h, &c, f)
-                          : h->keep_going ? fuzz_harness_check_once(h, &c, f)
-                                          : fuzz_check_case(&h->check, &c, f);
-    h->checked += h->defer.cap == 0 && r != FUZZ_CHECK_BROKEN ? 1 : 0; /* deferred: as judged */
+    fuzz_check_result r = fuzz_harness_run_deferred(h, &c, f);
     gm_case_free(&c);
+    return r;
+}
+
+/* At once: the case is the keeper's (fuzz_reuse.h), its records taken
+ * back after the check. */
+static fuzz_check_result fuzz_harness_run_kept(fuzz_harness *h, const uint8_t *data, size_t size,
+                                               triage_finding *f) {
+    const gm_case *c;
+    gm_error err = {0};
+    if (!fuzz_reuse_decode(&h->reuse, data, size, &c, &err)) {
+        fprintf(stderr, "gmfuzz: %s\n", err.msg);
+        return FUZZ_CHECK_BROKEN;
+    }
+    h->check.execs++;
+    fuzz_check_result r = h->keep_going ? fuzz_harness_check_once(h, c, f)
+                                        : fuzz_check_case(&h->check, c, f);
+    fuzz_reuse_done(&h->reuse);
+    return r;
+}
+
+fuzz_check_result fuzz_harness_run(fuzz_harness *h, const uint8_t *data, size_t size,
+                                   triage_finding *finding) {
+    triage_finding local;
+    triage_finding *f = finding != NULL ? finding : &local;
+    fuzz_check_result r = h->defer.cap > 0 ? fuzz_harness_run_owned(h, data, size, f)
+                                           : fuzz_harness_run_kept(h, data, size, f);
+    h->checked += h->defer.cap == 0 && r != FUZZ_CHECK_BROKEN ? 1 : 0; /* deferred: as judged */
     fuzz_harness_say_restarts(h, false);
     fuzz_harness_say_checked(h, false);
     return r;

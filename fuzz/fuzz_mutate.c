@@ -578,16 +578,16 @@ bool fuzz_mutate(gm_case *c, fuzz_rng *rng, unsigned max_steps, gm_error *err) {
 }
 
 size_t fuzz_mutate_input(uint8_t *data, size_t size, size_t max_size, fuzz_rng *rng,
-                         unsigned max_steps) {
+                         unsigned max_steps, const fuzz_recipe_donor *base) {
     gm_case c;
     fuzz_recipe recipe;
     gm_error err = {0};
-    if (!fuzz_decode_recipe(data, size, &c, &recipe, &err)) {
+    if (!fuzz_decode_from(data, size, &c, &recipe, base, &err)) {
         return 0;
     }
     uint8_t *bytes = NULL;
     size_t n = 0;
-    const fuzz_encode_options opt = {.canonical = false, .hint = &recipe};
+    const fuzz_encode_options opt = {.canonical = false, .hint = &recipe, .base = base};
     bool ok = fuzz_mutate(&c, rng, max_steps, &err) && fuzz_encode(&c, &opt, &bytes, &n, &err) &&
               n <= max_size;
     if (ok) {

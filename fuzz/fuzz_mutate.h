@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_recipe.h"
 #include "fuzz_rng.h"
 #include "gm_case.h"
 #include "gm_error.h"
@@ -51,8 +52,10 @@ bool fuzz_mutate(gm_case *c, fuzz_rng *rng, unsigned max_steps, gm_error *err);
 /* The custom mutator's step on an input: decode data[0..size), mutate the
  * case (1 to `max_steps` mutations), encode it (reusing the input's
  * generators) back into `data`. Returns the new size, or 0 when the result
- * would not fit in `max_size` bytes or memory ran out (data untouched). */
+ * would not fit in `max_size` bytes or memory ran out (data untouched).
+ * Cases are built copying what they can from `base` (a copying donor,
+ * fuzz_recipe_build_from; NULL: none): the result is the same. */
 size_t fuzz_mutate_input(uint8_t *data, size_t size, size_t max_size, fuzz_rng *rng,
-                         unsigned max_steps);
+                         unsigned max_steps, const fuzz_recipe_donor *base);
 
 #endif

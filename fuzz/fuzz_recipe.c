@@ -264,7 +264,8 @@ static void fuzz_recipe_values_init(const fuzz_recipe *r, gm_buf_id id, size_t f
     const fuzz_gen fill = {FUZZ_GEN_CONST, 0, r->init_kind[id] == GM_INIT_FILL ? r->init[id].a : 0, 0};
     const fuzz_gen *g = r->init_kind[id] == GM_INIT_ARRAY ? &r->init[id] : &fill;
     fuzz_recipe_fill(g, FUZZ_SALT_INIT + (uint64_t)id, FUZZ_RECIPE_INIT_MODULUS, first, out, n);
-    for (size_t k = 0; !gm_buf_is_int64(id) && k < n; k++) {
+    const bool wide = gm_buf_is_int64(id); /* asked once: it is an instrumented call */
+    for (size_t k = 0; !wide && k < n; k++) {
         out[k] = fuzz_int_low32((uint64_t)out[k]);
     }
 }
@@ -308,30 +309,159 @@ static void *fuzz_recipe_alloc(size_t n, size_t size, bool *ok) {
     return p;
 }
 
-static void fuzz_recipe_build_batch(const fuzz_recipe *r, gm_case *c, bool *ok) {
-    c->req_pool_indices = fuzz_recipe_alloc(r->bs, sizeof(int64_t), ok);
-    c->seq_lens = fuzz_recipe_alloc(r->bs, sizeof(int64_t), ok);
-    if (r->cpu_kind != FUZZ_CPU_ABSENT) {
-        c->seq_lens_cpu = fuzz_recipe_alloc(r->bs, sizeof(int64_t), ok);
+/* ---- what each built array depends on ----------------------------------- */
+
+/* Every input of an array's generator, as integers: equal keys, equal values. */
+typedef struct {
+    size_t n;
+    int64_t v[16];
+} fuzz_recipe_array_key;
+
+static void fuzz_recipe_key_add(fuzz_recipe_array_key *k, int64_t v) { k->v[k->n++] = v; }
+
+static void fuzz_recipe_key_gen(fuzz_recipe_array_key *k, const fuzz_gen *g) {
+    fuzz_recipe_key_add(k, (int64_t)g->kind);
+    fuzz_recipe_key_add(k, (int64_t)g->seed);
+    fuzz_recipe_key_add(k, g->a);
+    fuzz_recipe_key_add(k, g->b);
+}
+
+/* Every recipe field that fuzz_recipe_values (or, for req_to_token,
+ * fuzz_recipe_token_row) reads for array `a` of length n: a change to any
+ * other field leaves the array's values as they are. Keep this beside the
+ * generators: a field they start to read belongs here too. */
+static fuzz_recipe_array_key fuzz_recipe_key_of(const fuzz_recipe *r, fuzz_array a, size_t n) {
+    fuzz_recipe_array_key k = {0};
+    fuzz_recipe_key_add(&k, (int64_t)n);
+    switch (a) {
+    case FUZZ_ARRAY_SEQ_LENS_CPU:
+        fuzz_recipe_key_add(&k, (int64_t)r->cpu_kind);
+        fuzz_recipe_key_gen(&k, &r->cpu);
+        /* fall through: seq_lens_cpu is seq_lens minus a lag, or equal */
+    case FUZZ_ARRAY_SEQ_LENS:
+        fuzz_recipe_key_add(&k, (int64_t)r->bs);
+        fuzz_recipe_key_add(&k, (int64_t)r->pad_rows);
+        fuzz_recipe_key_add(&k, r->max_context_len);
+        fuzz_recipe_key_gen(&k, &r->seq);
+        break;
+    case FUZZ_ARRAY_REQ_POOL_INDICES:
+        fuzz_recipe_key_add(&k, (int64_t)r->bs);
+        fuzz_recipe_key_add(&k, (int64_t)r->pad_rows);
+        fuzz_recipe_key_add(&k, (int64_t)r->pool);
+        fuzz_recipe_key_add(&k, r->confined);
+        fuzz_recipe_key_gen(&k, &r->rpi);
+        break;
+    case FUZZ_ARRAY_QLENS: fuzz_recipe_key_gen(&k, &r->qlens); break;
+    case FUZZ_ARRAY_REQ_TO_TOKEN:
+        fuzz_recipe_key_add(&k, (int64_t)r->pool);
+        fuzz_recipe_key_add(&k, (int64_t)r->width);
+        fuzz_recipe_key_add(&k, r->page_size);
+        fuzz_recipe_key_add(&k, fuzz_recipe_tokens_confined(r));
+        fuzz_recipe_key_add(&k, (int64_t)r->mapping_len);
+        fuzz_recipe_key_add(&k, (int64_t)r->tok.kind);
+        fuzz_recipe_key_add(&k, (int64_t)r->tok.seed);
+        fuzz_recipe_key_add(&k, r->tok.a);
+        fuzz_recipe_key_add(&k, r->tok.b);
+        fuzz_recipe_key_add(&k, r->tok.c);
+        break;
+    case FUZZ_ARRAY_MAPPING:
+        fuzz_recipe_key_add(&k, (int64_t)r->mapping_len);
+        fuzz_recipe_key_add(&k, r->keep_last);
+        fuzz_recipe_key_gen(&k, &r->mapping);
+        break;
+    case FUZZ_ARRAY_OUT_CACHE_LOC:
+        fuzz_recipe_key_add(&k, (int64_t)r->mapping_len);
+        fuzz_recipe_key_add(&k, fuzz_recipe_locs_confined(r));
+        fuzz_recipe_key_gen(&k, &r->loc);
+        break;
+    default: { /* an init array (built only for GM_INIT_ARRAY) */
+        gm_buf_id id = (gm_buf_id)(a - FUZZ_ARRAY_INIT);
+        fuzz_recipe_key_add(&k, (int64_t)r->init_kind[id]);
+        fuzz_recipe_key_gen(&k, &r->init[id]);
+        break;
     }
-    int64_t *qlens = r->has_qlens ? fuzz_recipe_alloc(r->bs, sizeof(int64_t), ok) : NULL;
-    if (r->has_qlens) {
-        c->qlens = fuzz_recipe_alloc(r->bs, sizeof(int32_t), ok);
     }
+    return k;
+}
+
+/* Whether array `a` of the donor's recipe `dr` (dn elements) holds the values
+ * that recipe r gives its n elements. */
+static bool fuzz_recipe_same_array(const fuzz_recipe *r, size_t n, const fuzz_recipe *dr, size_t dn,
+                                   fuzz_array a) {
+    fuzz_recipe_array_key k = fuzz_recipe_key_of(r, a, n), dk = fuzz_recipe_key_of(dr, a, dn);
+    return k.n == dk.n && memcmp(k.v, dk.v, k.n * sizeof k.v[0]) == 0;
+}
+
+/* The donor's array `given` (dn elements of `elem` bytes) when it is the one
+ * r builds for `a`: the donor's own (the caller then clears the donor's
+ * field: fuzz_recipe_moves), or a copy of it; NULL otherwise. */
+static void *fuzz_recipe_take(const fuzz_recipe *r, size_t n, const fuzz_recipe_donor *d,
+                              const void *given, size_t dn, fuzz_array a, size_t elem, bool *ok) {
+    if (!*ok || d == NULL || given == NULL || !fuzz_recipe_same_array(r, n, d->recipe, dn, a)) {
+        return NULL;
+    }
+    if (!d->copy) {
+        return (void *)given;
+    }
+    void *p = fuzz_recipe_alloc(n, elem, ok);
+    if (p != NULL) {
+        memcpy(p, given, n * elem);
+    }
+    return p;
+}
+
+static bool fuzz_recipe_moves(const fuzz_recipe_donor *d) { return d != NULL && !d->copy; }
+
+/* A 1-D int64 array of n elements: the donor's, or built. */
+static int64_t *fuzz_recipe_array64(const fuzz_recipe *r, const fuzz_recipe_donor *d, int64_t **field,
+                                    size_t dn, fuzz_array a, size_t n, bool *ok) {
+    int64_t *p = fuzz_recipe_take(r, n, d, field != NULL ? *field : NULL, dn, a, sizeof *p, ok);
+    if (p != NULL) {
+        *field = fuzz_recipe_moves(d) ? NULL : *field;
+        return p;
+    }
+    p = fuzz_recipe_alloc(n, sizeof(int64_t), ok);
     if (*ok) {
-        fuzz_recipe_values(r, FUZZ_ARRAY_REQ_POOL_INDICES, 0, r->bs, c->req_pool_indices);
-        fuzz_recipe_values(r, FUZZ_ARRAY_SEQ_LENS, 0, r->bs, c->seq_lens);
-        if (c->seq_lens_cpu != NULL) {
-            fuzz_recipe_values(r, FUZZ_ARRAY_SEQ_LENS_CPU, 0, r->bs, c->seq_lens_cpu);
-        }
-        if (c->qlens != NULL) {
-            fuzz_recipe_values(r, FUZZ_ARRAY_QLENS, 0, r->bs, qlens);
-            for (size_t i = 0; i < r->bs; i++) {
-                c->qlens[i] = (int32_t)qlens[i]; /* already int32 values */
-            }
+        fuzz_recipe_values(r, a, 0, n, p);
+    }
+    return p;
+}
+
+static void fuzz_recipe_build_qlens(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                                    bool *ok) {
+    const int32_t *given = d != NULL ? d->c->qlens : NULL;
+    size_t dn = d != NULL ? d->c->bs : 0;
+    c->qlens = fuzz_recipe_take(r, r->bs, d, given, dn, FUZZ_ARRAY_QLENS, sizeof(int32_t), ok);
+    if (c->qlens != NULL) {
+        d->c->qlens = fuzz_recipe_moves(d) ? NULL : d->c->qlens;
+        return;
+    }
+    c->qlens = fuzz_recipe_alloc(r->bs, sizeof(int32_t), ok);
+    int64_t *qlens = fuzz_recipe_alloc(r->bs, sizeof(int64_t), ok);
+    if (*ok) {
+        fuzz_recipe_values(r, FUZZ_ARRAY_QLENS, 0, r->bs, qlens);
+        for (size_t i = 0; i < r->bs; i++) {
+            c->qlens[i] = (int32_t)qlens[i]; /* already int32 values */
         }
     }
     free(qlens);
+}
+
+static void fuzz_recipe_build_batch(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                                    bool *ok) {
+    gm_case *dc = d != NULL ? d->c : NULL;
+    size_t dn = dc != NULL ? dc->bs : 0;
+    c->req_pool_indices = fuzz_recipe_array64(r, d, dc ? &dc->req_pool_indices : NULL, dn,
+                                              FUZZ_ARRAY_REQ_POOL_INDICES, r->bs, ok);
+    c->seq_lens = fuzz_recipe_array64(r, d, dc ? &dc->seq_lens : NULL, dn, FUZZ_ARRAY_SEQ_LENS,
+                                      r->bs, ok);
+    if (r->cpu_kind != FUZZ_CPU_ABSENT) {
+        c->seq_lens_cpu = fuzz_recipe_array64(r, d, dc ? &dc->seq_lens_cpu : NULL, dn,
+                                              FUZZ_ARRAY_SEQ_LENS_CPU, r->bs, ok);
+    }
+    if (r->has_qlens && *ok) {
+        fuzz_recipe_build_qlens(r, d, c, ok);
+    }
 }
 
 /* One row of tokens, as fuzz_recipe_token_generated gives them, computed
@@ -365,37 +495,46 @@ void fuzz_recipe_token_row(const fuzz_recipe *r, size_t row, int32_t *out) {
     }
 }
 
-static void fuzz_recipe_build_tokens(const fuzz_recipe *r, gm_case *c, bool *ok) {
-    c->req_to_token = fuzz_recipe_alloc(r->pool * r->width, sizeof(int32_t), ok);
+static void fuzz_recipe_build_tokens(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                                     bool *ok) {
+    size_t n = r->pool * r->width;
+    const int32_t *given = d != NULL ? d->c->req_to_token : NULL;
+    size_t dn = d != NULL ? d->c->pool * d->c->width : 0;
+    c->req_to_token =
+        fuzz_recipe_take(r, n, d, given, dn, FUZZ_ARRAY_REQ_TO_TOKEN, sizeof(int32_t), ok);
+    if (c->req_to_token != NULL) {
+        d->c->req_to_token = fuzz_recipe_moves(d) ? NULL : d->c->req_to_token;
+        return;
+    }
+    c->req_to_token = fuzz_recipe_alloc(n, sizeof(int32_t), ok);
     for (size_t row = 0; *ok && row < r->pool; row++) {
         fuzz_recipe_token_row(r, row, c->req_to_token + row * r->width);
     }
 }
 
-static void fuzz_recipe_build_swa(const fuzz_recipe *r, gm_case *c, bool *ok) {
+static void fuzz_recipe_build_swa(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                                  bool *ok) {
     if (!r->has_swa) {
         return;
     }
     gm_swa *s = &c->swa;
+    gm_swa *ds = d != NULL && d->c->has_swa ? &d->c->swa : NULL;
     s->page_table = r->swa_page_table;
     s->mapping_len = r->mapping_len;
     s->has_out_len = r->has_out_len;
     s->out_len = r->has_out_len ? r->out_len : 0;
-    s->mapping = fuzz_recipe_alloc(r->mapping_len, sizeof(int64_t), ok);
+    s->mapping = fuzz_recipe_array64(r, d, ds ? &ds->mapping : NULL, ds ? ds->mapping_len : 0,
+                                     FUZZ_ARRAY_MAPPING, r->mapping_len, ok);
     if (r->has_out_loc) {
         s->n_out = r->n_out;
-        s->out_cache_loc = fuzz_recipe_alloc(r->n_out, sizeof(int64_t), ok);
-    }
-    if (!*ok) {
-        return;
-    }
-    fuzz_recipe_values(r, FUZZ_ARRAY_MAPPING, 0, r->mapping_len, s->mapping);
-    if (s->out_cache_loc != NULL) {
-        fuzz_recipe_values(r, FUZZ_ARRAY_OUT_CACHE_LOC, 0, r->n_out, s->out_cache_loc);
+        s->out_cache_loc = fuzz_recipe_array64(r, d, ds ? &ds->out_cache_loc : NULL,
+                                               ds ? ds->n_out : 0, FUZZ_ARRAY_OUT_CACHE_LOC,
+                                               r->n_out, ok);
     }
 }
 
-static void fuzz_recipe_build_init(const fuzz_recipe *r, gm_case *c, bool *ok) {
+static void fuzz_recipe_build_init(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                                   bool *ok) {
     for (int id = 0; id < GM_BUF_COUNT && *ok; id++) {
         int rank;
         size_t dims[2];
@@ -409,14 +548,18 @@ static void fuzz_recipe_build_init(const fuzz_recipe *r, gm_case *c, bool *ok) {
             continue;
         }
         in->len = dims[0] * dims[1];
-        in->values = fuzz_recipe_alloc(in->len, sizeof(int64_t), ok);
-        if (*ok) {
-            fuzz_recipe_values(r, FUZZ_ARRAY_INIT + id, 0, in->len, in->values);
-        }
+        gm_init *din = d != NULL && d->c->init[id].kind == GM_INIT_ARRAY ? &d->c->init[id] : NULL;
+        in->values = fuzz_recipe_array64(r, d, din ? &din->values : NULL, din ? din->len : 0,
+                                         FUZZ_ARRAY_INIT + id, in->len, ok);
     }
 }
 
 bool fuzz_recipe_build(const fuzz_recipe *r, gm_case *c, gm_error *err) {
+    return fuzz_recipe_build_from(r, NULL, c, err);
+}
+
+bool fuzz_recipe_build_from(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                            gm_error *err) {
     bool ok = true;
     gm_case_init(c);
     c->mode = r->mode;
@@ -431,10 +574,10 @@ bool fuzz_recipe_build(const fuzz_recipe *r, gm_case *c, gm_error *err) {
     c->has_max_seq_pages = r->has_max_seq_pages;
     c->max_seq_pages = r->has_max_seq_pages ? r->max_seq_pages : 0;
     c->has_swa = r->has_swa;
-    fuzz_recipe_build_batch(r, c, &ok);
-    fuzz_recipe_build_tokens(r, c, &ok);
-    fuzz_recipe_build_swa(r, c, &ok);
-    fuzz_recipe_build_init(r, c, &ok);
+    fuzz_recipe_build_batch(r, d, c, &ok);
+    fuzz_recipe_build_tokens(r, d, c, &ok);
+    fuzz_recipe_build_swa(r, d, c, &ok);
+    fuzz_recipe_build_init(r, d, c, &ok);
     if (!ok) {
         gm_case_free(c);
         return gm_error_set(err, GM_ERR_MEMORY, "fuzz_decode: out of memory building a case");

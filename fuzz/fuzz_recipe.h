@@ -128,6 +128,20 @@ void fuzz_recipe_values(const fuzz_recipe *r, fuzz_array a, size_t first, size_t
 
 /* Builds the case the recipe describes; false only when memory runs out. */
 bool fuzz_recipe_build(const fuzz_recipe *r, gm_case *c, gm_error *err);
+/* A case built before, from `recipe`, with no element changed since: the
+ * arrays it has that the new recipe builds the same (every recipe field the
+ * array's generator reads is equal) are moved out of it, or copied, not
+ * built again. */
+typedef struct {
+    const fuzz_recipe *recipe;
+    gm_case *c; /* moved: the arrays taken are NULL afterwards (gm_case_free it) */
+    bool copy;  /* copied: c is left as it is */
+} fuzz_recipe_donor;
+
+/* fuzz_recipe_build, taking what it can from `d` (NULL: none). The case is
+ * the same either way. */
+bool fuzz_recipe_build_from(const fuzz_recipe *r, const fuzz_recipe_donor *d, gm_case *c,
+                            gm_error *err);
 
 /* Whether the fused kernel stays inside its buffers on `c` as far as its
  * indices go (SPEC section 3): pool rows in range, tokens and locations

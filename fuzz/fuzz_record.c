@@ -144,7 +144,7 @@ static void fuzz_record_write_address(fuzz_output *o, fuzz_array a, const fuzz_a
 
 /* Element i of `a` <- x, confined as the recipe says (fuzz_recipe.h). */
 static void fuzz_record_store(const fuzz_array_view *v, fuzz_array a, const fuzz_recipe *r,
-                              size_t i, int64_t x) {
+                              fuzz_undo *undo, size_t i, int64_t x) {
     if (v->value32) {
         x = fuzz_int_low32((uint64_t)x);
     }
@@ -155,20 +155,24 @@ static void fuzz_record_store(const fuzz_array_view *v, fuzz_array a, const fuzz
     } else if (a == FUZZ_ARRAY_OUT_CACHE_LOC) {
         x = fuzz_recipe_confine_loc(r, x);
     }
+    if (undo != NULL) {
+        fuzz_undo_note(undo, a, v, i);
+    }
     fuzz_array_set(v, i, x);
 }
 
 static void fuzz_record_set(fuzz_input *in, fuzz_array a, const fuzz_array_view *v,
-                            const fuzz_recipe *r, const fuzz_value_ctx *ctx) {
+                            const fuzz_recipe *r, const fuzz_value_ctx *ctx, fuzz_undo *undo) {
     size_t flat = fuzz_record_read_address(in, a, v);
     int64_t value = fuzz_value_read(in, fuzz_array_domain(a), ctx);
     if (v != NULL) {
-        fuzz_record_store(v, a, r, flat, value);
+        fuzz_record_store(v, a, r, undo, flat, value);
     }
 }
 
 static void fuzz_record_fill(fuzz_input *in, fuzz_array a, const fuzz_array_view *v,
-                             const fuzz_recipe *r, const fuzz_value_ctx *ctx, size_t *budget) {
+                             const fuzz_recipe *r, const fuzz_value_ctx *ctx, fuzz_undo *undo,
+                             size_t *budget) {
     size_t flat = fuzz_record_read_address(in, a, v);
     uint8_t count_sel = fuzz_input_byte(in);
     uint64_t count = count_sel == FUZZ_RECORD_RAW_SEL ? fuzz_input_raw(in, 4) : count_sel + 1u;
@@ -183,12 +187,12 @@ static void fuzz_record_fill(fuzz_input *in, fuzz_array a, const fuzz_array_view
         end = (flat / v->row_len + 1) * v->row_len; /* to the end of the row */
     }
     for (size_t k = flat; k < end && *budget > 0; k++, (*budget)--) {
-        fuzz_record_store(v, a, r, k, value);
+        fuzz_record_store(v, a, r, undo, k, value);
     }
 }
 
 static void fuzz_record_run(fuzz_input *in, fuzz_array a, const fuzz_array_view *v,
-                            const fuzz_recipe *r, const fuzz_value_ctx *ctx) {
+                            const fuzz_recipe *r, const fuzz_value_ctx *ctx, fuzz_undo *undo) {
     static const unsigned widths[4] = {1, 2, 4, 8};
     size_t flat = fuzz_record_read_address(in, a, v);
     uint8_t count_sel = fuzz_input_byte(in);
@@ -201,12 +205,13 @@ static void fuzz_record_run(fuzz_input *in, fuzz_array a, const fuzz_array_view 
     for (uint64_t k = 0; k < count; k++) {
         uint64_t offset = fuzz_input_raw(in, width);
         if (v != NULL && flat + k < v->len) {
-            fuzz_record_store(v, a, r, flat + (size_t)k, fuzz_int_i64((uint64_t)base + offset));
+            fuzz_record_store(v, a, r, undo, flat + (size_t)k, fuzz_int_i64((uint64_t)base + offset));
         }
     }
 }
 
 void fuzz_record_target_init(fuzz_record_target *t, const gm_case *c) {
+    t->undo = NULL;
     for (int a = 0; a < FUZZ_ARRAY_COUNT; a++) {
         t->present[a] = fuzz_array_view_of(c, (fuzz_array)a, &t->view[a]) && t->view[a].len > 0;
     }
@@ -218,9 +223,9 @@ void fuzz_record_apply_next(fuzz_input *in, const fuzz_record_target *t, const f
     fuzz_array a = fuzz_record_slots[tag & 15];
     const fuzz_array_view *v = t->present[a] ? &t->view[a] : NULL;
     switch (fuzz_record_op_of(tag)) {
-    case FUZZ_OP_SET: fuzz_record_set(in, a, v, r, ctx); break;
-    case FUZZ_OP_FILL: fuzz_record_fill(in, a, v, r, ctx, fill_budget); break;
-    case FUZZ_OP_RUN: fuzz_record_run(in, a, v, r, ctx); break;
+    case FUZZ_OP_SET: fuzz_record_set(in, a, v, r, ctx, t->undo); break;
+    case FUZZ_OP_FILL: fuzz_record_fill(in, a, v, r, ctx, t->undo, fill_budget); break;
+    case FUZZ_OP_RUN: fuzz_record_run(in, a, v, r, ctx, t->undo); break;
     }
 }
 

@@ -26,6 +26,7 @@
 #include "fuzz_input.h"
 #include "fuzz_output.h"
 #include "fuzz_recipe.h"
+#include "fuzz_undo.h"
 #include "fuzz_value.h"
 #include "gm_case.h"
 
@@ -37,6 +38,7 @@
 typedef struct {
     fuzz_array_view view[FUZZ_ARRAY_COUNT];
     bool present[FUZZ_ARRAY_COUNT]; /* the case has the array, with elements */
+    fuzz_undo *undo; /* NULL (as init leaves it): writes are not logged */
 } fuzz_record_target;
 
 void fuzz_record_target_init(fuzz_record_target *t, const gm_case *c);

@@ -376,7 +376,7 @@ static void test_mutate_input(void) {
         size_t len = test_fuzz_inputs_random(&rng, buf, 1000);
         size_t max_size = fuzz_rng_below(&rng, 2) ? sizeof buf : 64;
         memcpy(copy, buf, len);
-        size_t n = fuzz_mutate_input(buf, len, max_size, &rng, 3);
+        size_t n = fuzz_mutate_input(buf, len, max_size, &rng, 3, NULL);
         CHECK(n <= max_size);
         if (n == 0) {
             CHECK(memcmp(buf, copy, len) == 0);
