@@ -244,6 +244,13 @@ typedef struct {
     reference_result raised;
     gm_verdict verdict;
     char drift[512]; /* three-way runs: how real PyTorch disagreed with the C reference; "" */
+    /* Three-way runs: what the torch legacy sequence returned (its buffers;
+     * torch.error holds its exception when it raised), kept so that triage
+     * (the drift's bucket, triage_drift.h), `show` and the reproducer see
+     * both references. has_torch is false in a two-way run; torch_failed:
+     * the worker crashed or hung (no buffers). */
+    gm_outputs torch;
+    bool has_torch, torch_failed;
 } harness_run_result;
 
 void harness_run_result_init(harness_run_result *r);
@@ -265,6 +272,13 @@ bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_
  * harness_backend_run_batch): the reference, the verdict, the torch legacy. */
 bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level,
                         harness_run_result *r, gm_error *err);
+
+/* A backend that runs three-way: every harness_run_case on `b` (the
+ * minimizer's, a reproducer's last run) runs `legacy` too, so that a drift
+ * keeps its signature there. Not owned: close it after the backend. NULL:
+ * two-way again. */
+void harness_backend_set_legacy(harness_backend *b, harness_run_legacy *legacy);
+harness_run_legacy *harness_backend_legacy(const harness_backend *b);
 
 /* The torch legacy sequence in a Python worker: `spec` is
  * "python:[MODULE][:FUNCTION]" (default: python/gmfuzz_legacy.py's

@@ -13,11 +13,15 @@ void harness_run_result_init(harness_run_result *r) {
     r->raised.step = 0;
     r->verdict = (gm_verdict){0};
     r->drift[0] = '\0';
+    gm_outputs_init(&r->torch);
+    r->has_torch = false;
+    r->torch_failed = false;
 }
 
 void harness_run_result_free(harness_run_result *r) {
     gm_outputs_free(&r->reference);
     gm_outputs_free(&r->fused);
+    gm_outputs_free(&r->torch);
     harness_run_result_init(r);
 }
 
@@ -29,6 +33,9 @@ static bool harness_run_reference(const gm_case *c, gm_outputs *out, reference_r
 
 bool harness_run_case(harness_backend *b, const gm_case *c, gm_compare level, harness_run_result *r,
                       gm_error *err) {
+    if (harness_backend_legacy(b) != NULL) {
+        return harness_run_case3(b, NULL, c, level, r, err);
+    }
     harness_run_result_free(r);
     if (!harness_run_reference(c, &r->reference, &r->raised, err) ||
         !harness_backend_run(b, c, &r->fused, err)) {
@@ -100,23 +107,32 @@ static void harness_run_first_drift(const gm_case *c, const gm_outputs *ref,
     }
 }
 
-/* Runs the torch legacy sequence on `c` and says how it disagrees with the
- * C reference's outcome in `r`. */
+/* Runs the torch legacy sequence on `c` into r->torch and says how it
+ * disagrees with the C reference's outcome in `r`. */
 static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, harness_run_result *r,
                                      gm_error *err) {
-    gm_outputs torch;
-    gm_outputs_init(&torch);
+    gm_outputs *torch = &r->torch;
+    gm_outputs_free(torch); /* a run result reused by a batch's next case */
+    r->has_torch = r->torch_failed = false;
+    r->drift[0] = '\0';
     harness_pycall_result res;
     harness_pybatch_clear(l->batch);
-    bool ok = gm_outputs_prepare(&torch, c, err);
+    bool ok = gm_outputs_prepare(torch, c, err);
     if (ok) {
-        harness_pycall_add_legacy(l->batch, c, &torch);
+        harness_pycall_add_legacy(l->batch, c, torch);
         ok = harness_pyworker_call(l->worker, l->batch, &res, 0, err);
     }
+    r->has_torch = ok;
     bool c_raised = r->reference.error != NULL;
     if (ok && res.status >= HARNESS_PYCALL_CRASHED) {
+        r->torch_failed = true;
         snprintf(r->drift, sizeof r->drift, "the torch reference %s: %.400s",
                  res.status == HARNESS_PYCALL_HUNG ? "hung" : "crashed", res.message);
+    } else if (ok && res.status == HARNESS_PYCALL_RAISED) {
+        gm_outputs_set_error(torch, "%s", res.message);
+    }
+    if (r->torch_failed) {
+        gm_outputs_set_error(torch, "%s", r->drift);
     } else if (ok && c_raised && res.status != HARNESS_PYCALL_RAISED) {
         snprintf(r->drift, sizeof r->drift, "the C reference raised (%.200s), torch did not",
                  r->reference.error);
@@ -124,9 +140,8 @@ static bool harness_run_torch_legacy(harness_run_legacy *l, const gm_case *c, ha
         snprintf(r->drift, sizeof r->drift, "torch raised, the C reference did not: %.400s",
                  res.message);
     } else if (ok && !c_raised) {
-        harness_run_first_drift(c, &r->reference, &torch, r->drift, sizeof r->drift);
+        harness_run_first_drift(c, &r->reference, torch, r->drift, sizeof r->drift);
     }
-    gm_outputs_free(&torch);
     return ok;
 }
 
@@ -134,7 +149,8 @@ bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_
                        gm_compare level, harness_run_result *r, gm_error *err) {
     harness_run_result_free(r);
     return harness_backend_run(b, c, &r->fused, err) &&
-           harness_run_finish(legacy, c, level, r, err);
+           harness_run_finish(legacy != NULL ? legacy : harness_backend_legacy(b), c, level, r,
+                              err);
 }
 
 bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level,
