@@ -273,6 +273,12 @@ bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_
 bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level,
                         harness_run_result *r, gm_error *err);
 
+/* The same for n runs whose fused sides are done (runs[k] for cases[k]):
+ * the torch legacy sequence of all of them goes to the worker in one
+ * message (docs/TARGETS.md, "Three-way differential"). */
+bool harness_run_finish_batch(harness_run_legacy *legacy, const gm_case *const *cases, size_t n,
+                              gm_compare level, harness_run_result *runs, gm_error *err);
+
 /* A backend that runs three-way: every harness_run_case on `b` (the
  * minimizer's, a reproducer's last run) runs `legacy` too, so that a drift
  * keeps its signature there. Not owned: close it after the backend. NULL:
@@ -286,6 +292,16 @@ harness_run_legacy *harness_backend_legacy(const harness_backend *b);
 bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_s,
                              harness_run_legacy **out, gm_error *err);
 void harness_run_legacy_close(harness_run_legacy *l);
+
+/* Where a three-way run's time goes: the torch reference's calls (one
+ * message each), the cases in them, and the wall seconds spent waiting on
+ * them (the worker's torch ops, the transfer both ways), since it opened. */
+typedef struct {
+    uint64_t calls, cases;
+    double seconds;
+    double start_seconds; /* its worker's start-up (importing torch) */
+} harness_run_legacy_spent;
+harness_run_legacy_spent harness_run_legacy_spent_of(const harness_run_legacy *l);
 
 /* ---- replay (harness_replay.c) --------------------------------------------
  * Runs a document again and checks it against what it records:

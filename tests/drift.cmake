@@ -45,3 +45,34 @@ if(GMFUZZ_REFERENCE_FAULT_OBJECTS AND GMFUZZ_TEST_PYTHON)
   set_tests_properties(efficacy_drift.none PROPERTIES LABELS "efficacy;python"
                        SKIP_RETURN_CODE 77 TIMEOUT 400)
 endif()
+
+# The same faults through the libFuzzer engine's path (`gmfuzz fuzz
+# --engine libfuzzer`: the campaign driver, the engine's protocol, the
+# per-input check in the target, three-way): tests/fake_libfuzzer linked
+# with each faulty reference, tests/data/drift_seeds as its seeds (cases of
+# the regression corpus and tests/data/cases: negative tokens, mapping values
+# past int32, a plain decode), 300 runs;
+# the driver, which replays and minimizes, is the faulty gmfuzz too.
+# Every tree builds it; the real libFuzzer targets are the fuzz tree's
+# (fuzz/CMakeLists.txt, gmfuzz-libfuzzer-reffault-<name>, below).
+if(GMFUZZ_REFERENCE_FAULT_OBJECTS AND GMFUZZ_TEST_PYTHON)
+  foreach(fault IN LISTS GMFUZZ_REFERENCE_FAULT_OBJECTS)
+    add_executable(fake_libfuzzer_reffault_${fault} fake_libfuzzer.c
+                   $<TARGET_OBJECTS:gmfuzz_reference_fault_${fault}>)
+    target_link_libraries(fake_libfuzzer_reffault_${fault} PRIVATE gmfuzz_fuzz)
+    gmfuzz_c_target(fake_libfuzzer_reffault_${fault})
+    add_test(NAME efficacy_drift_fuzz.${fault}
+             COMMAND ${drift_sh} ${GMFUZZ_TEST_PYTHON} $<TARGET_FILE:gmfuzz_reffault_${fault}>
+                     $<TARGET_FILE:gmfuzz> ${CMAKE_CURRENT_BINARY_DIR}/efficacy-drift-fuzz/${fault}
+                     300 "${gmfuzz_drift_bucket_${fault}}")
+    set_tests_properties(efficacy_drift_fuzz.${fault} PROPERTIES LABELS "efficacy;python"
+                         SKIP_RETURN_CODE 77 TIMEOUT 400
+                         ENVIRONMENT "FAKE_EXEC_US=0;DRIFT_ENGINE_BINARY=$<TARGET_FILE:fake_libfuzzer_reffault_${fault}>;DRIFT_SEEDS=${CMAKE_CURRENT_SOURCE_DIR}/data/drift_seeds")
+  endforeach()
+  add_test(NAME efficacy_drift_fuzz.none
+           COMMAND ${drift_sh} ${GMFUZZ_TEST_PYTHON} $<TARGET_FILE:gmfuzz> $<TARGET_FILE:gmfuzz>
+                   ${CMAKE_CURRENT_BINARY_DIR}/efficacy-drift-fuzz/none 300 none)
+  set_tests_properties(efficacy_drift_fuzz.none PROPERTIES LABELS "efficacy;python"
+                       SKIP_RETURN_CODE 77 TIMEOUT 400
+                       ENVIRONMENT "FAKE_EXEC_US=0;DRIFT_ENGINE_BINARY=$<TARGET_FILE:fake_libfuzzer>;DRIFT_SEEDS=${CMAKE_CURRENT_SOURCE_DIR}/data/drift_seeds")
+endif()

@@ -11,6 +11,10 @@
 # "none": the correct reference, the same sweep finds nothing.
 # Skips (77) when the interpreter has no torch.
 #   drift_efficacy.sh PYTHON GMFUZZ_UNDER_TEST GMFUZZ_CORRECT OUT CASES EXPECT [VECTOR]
+# With DRIFT_ENGINE_BINARY set, the campaign is `gmfuzz fuzz --engine
+# libfuzzer` on that target (a libFuzzer target, or tests/fake_libfuzzer,
+# linked with the same faulty reference) for CASES runs, from the seeds in
+# DRIFT_SEEDS when set (the target's default corpus otherwise).
 set -u
 python="$1" gmfuzz="$2" correct="$3" out="$4" cases="$5" expect="$6" vector="${7:-}"
 if ! "$python" -c "import torch" >/dev/null 2>&1; then
@@ -22,10 +26,15 @@ rm -rf "$out"; mkdir -p "$out"
 fail() { echo "FAIL: $*"; tail -25 "$out/sweep.log"; exit 1; }
 start=$(date +%s)
 # --time only guards a hang: 1,000 cases take about 5 s on an idle core.
-"$gmfuzz" sweep --reference python: --cases "$cases" --time 240 --jobs 1 --seed 1 \
+campaign=(sweep --cases "$cases")
+if [ -n "${DRIFT_ENGINE_BINARY:-}" ]; then
+  campaign=(fuzz --engine libfuzzer --engine-binary "$DRIFT_ENGINE_BINARY" --runs "$cases")
+  [ -n "${DRIFT_SEEDS:-}" ] && campaign+=(--seeds "$DRIFT_SEEDS")
+fi
+"$gmfuzz" "${campaign[@]}" --reference python: --time 240 --jobs 1 --seed 1 \
   --out "$out/sweep" >"$out/sweep.log" 2>&1
 rc=$?
-echo "sweep: exit $rc in $(( $(date +%s) - start )) s"
+echo "${campaign[0]}: exit $rc in $(( $(date +%s) - start )) s"
 grep -E "ran |bucket |torch" "$out/sweep.log" | head -12
 if [ "$expect" = none ]; then
   [ "$rc" -eq 0 ] || fail "the correct reference: exit $rc, expected 0 (nothing new)"
