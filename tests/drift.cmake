@@ -76,3 +76,25 @@ if(GMFUZZ_REFERENCE_FAULT_OBJECTS AND GMFUZZ_TEST_PYTHON)
                        SKIP_RETURN_CODE 77 TIMEOUT 400
                        ENVIRONMENT "FAKE_EXEC_US=0;DRIFT_ENGINE_BINARY=$<TARGET_FILE:fake_libfuzzer>;DRIFT_SEEDS=${CMAKE_CURRENT_SOURCE_DIR}/data/drift_seeds")
 endif()
+
+# The real libFuzzer targets (the fuzz tree, label fuzz): each faulty
+# reference's gmfuzz-libfuzzer-reffault-<name>, driven by its gmfuzz, from
+# the default seed corpus, 2,000 runs (the first drift of each comes while
+# the 274 seeds are replayed: executions 11 and 181), and the correct target.
+if(GMFUZZ_FUZZ_ACTIVE AND GMFUZZ_REFERENCE_FAULT_OBJECTS AND GMFUZZ_TEST_PYTHON)
+  foreach(fault IN LISTS GMFUZZ_REFERENCE_FAULT_OBJECTS)
+    add_test(NAME fuzz.drift_libfuzzer_${fault}
+             COMMAND ${drift_sh} ${GMFUZZ_TEST_PYTHON} $<TARGET_FILE:gmfuzz_reffault_${fault}>
+                     $<TARGET_FILE:gmfuzz> ${CMAKE_CURRENT_BINARY_DIR}/drift-libfuzzer/${fault}
+                     2000 "${gmfuzz_drift_bucket_${fault}}")
+    set_tests_properties(fuzz.drift_libfuzzer_${fault} PROPERTIES LABELS "fuzz;efficacy;python"
+                         SKIP_RETURN_CODE 77 TIMEOUT 400
+                         ENVIRONMENT "DRIFT_ENGINE_BINARY=$<TARGET_FILE:gmfuzz-libfuzzer-reffault-${fault}>")
+  endforeach()
+  add_test(NAME fuzz.drift_libfuzzer_none
+           COMMAND ${drift_sh} ${GMFUZZ_TEST_PYTHON} $<TARGET_FILE:gmfuzz> $<TARGET_FILE:gmfuzz>
+                   ${CMAKE_CURRENT_BINARY_DIR}/drift-libfuzzer/none 2000 none)
+  set_tests_properties(fuzz.drift_libfuzzer_none PROPERTIES LABELS "fuzz;efficacy;python"
+                       SKIP_RETURN_CODE 77 TIMEOUT 400
+                       ENVIRONMENT "DRIFT_ENGINE_BINARY=$<TARGET_FILE:gmfuzz-libfuzzer-cpu>")
+endif()
