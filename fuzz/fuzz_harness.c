@@ -252,9 +252,10 @@ void fuzz_harness_close(fuzz_harness *h) {
     }
     fuzz_defer_free(&h->defer);
     fuzz_sched_budget_free(&h->admitted);
-    harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
-    fuzz_harness_say_checked(h, true);
+    fuzz_harness_say_checked(h, true); /* with the torch counts: before it closes */
+    harness_run_legacy_close(h->legacy);
+    h->legacy = NULL;
     if (h->backend != NULL) {
         harness_backend_close(h->backend);
     }
