@@ -7,7 +7,8 @@
 # drift and one of them EXPECT (the fault's own), every reproducer
 # minimized; the vector `gmfuzz vector` makes of its reproducer fails
 # `replay` on the faulty build and passes on the correct one, and so does
-# the vector the corpus keeps for it (VECTOR, corpus/vectors/). EXPECT
+# the vector the corpus keeps for it (VECTOR, corpus/vectors/); `retest` of
+# the campaign says still failing on the one, fixed on the other. EXPECT
 # "none": the correct reference, the same sweep finds nothing.
 # Skips (77) when the interpreter has no torch.
 #   drift_efficacy.sh PYTHON GMFUZZ_UNDER_TEST GMFUZZ_CORRECT OUT CASES EXPECT [VECTOR]
@@ -71,6 +72,15 @@ replays() { # GMFUZZ VECTOR WANT_RC WHAT
 }
 replays "$gmfuzz" "$out/drift.vector.json" 1 "the faulty build"
 replays "$correct" "$out/drift.vector.json" 0 "the correct build"
+# retest of the campaign's reproducers (three-way, as they carry torch's
+# outputs): still failing on the faulty build (exit 0), fixed on the correct one (6).
+"$gmfuzz" retest "$out/sweep" >"$out/retest.log" 2>&1
+got=$?
+[ "$got" -eq 0 ] || { cat "$out/retest.log"; fail "retest on the faulty build: exit $got, expected 0"; }
+"$correct" retest "$out/sweep" >"$out/retest.log" 2>&1
+got=$?
+[ "$got" -eq 6 ] || { cat "$out/retest.log"; fail "retest on the correct build: exit $got, expected 6"; }
+echo "retest: still failing on the faulty build, $(tail -1 "$out/retest.log") on the correct one"
 if [ -n "$vector" ]; then
   replays "$gmfuzz" "$vector" 1 "the faulty build"
   replays "$correct" "$vector" 0 "the correct build"
