@@ -53,8 +53,15 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
     harness_backend *b = NULL;
     gm_error err = {0};
     harness_target_spec spec;
+    harness_run_legacy *legacy = NULL;
     bool ok = campaign_options_target(&s->opt, &spec, &err) &&
               harness_backend_open_target(&spec, &b, &err);
+    /* a three-way campaign minimizes three-way: a drift keeps its signature
+     * only with real PyTorch in the loop */
+    if (ok && s->opt.reference != NULL) {
+        ok = harness_run_legacy_open(s->opt.reference, false, spec.timeout_s, &legacy, &err);
+        harness_backend_set_legacy(b, legacy);
+    }
     if (ok) {
         harness_backend_set_confirm(b, false); /* confirmed when found */
     }
@@ -72,6 +79,7 @@ static _Noreturn void campaign_minimizer_child(const campaign_setup *s,
         }
     }
     harness_backend_close(b);
+    harness_run_legacy_close(legacy);
     fflush(NULL);
     _exit(0);
 }

@@ -144,6 +144,11 @@ static void campaign_record_outcome(cJSON *root, const campaign_summary *sum, bo
     campaign_record_add(root, "target_jit_ms", campaign_record_u64(t->jit_ms), ok);
     campaign_record_add(root, "target_classes", campaign_record_u64(t->classes), ok);
     campaign_record_add(root, "target_held", campaign_record_u64(t->held), ok);
+    campaign_record_add(root, "torch_cases", campaign_record_u64(t->torch_cases), ok);
+    campaign_record_add(root, "torch_calls", campaign_record_u64(t->torch_calls), ok);
+    campaign_record_add(root, "torch_ms", campaign_record_u64(t->torch_ms), ok);
+    campaign_record_add(root, "torch_job_ms", campaign_record_u64(t->job_ms), ok);
+    campaign_record_add(root, "torch_start_ms", campaign_record_u64(t->torch_start_ms), ok);
     /* What was checked (null: the jobs did not say; campaign_checked.h), a
      * call in flight at the end, and the processes left behind. */
     bool counted = t->counted_runs > 0;

@@ -66,6 +66,11 @@ static const struct {
     {"stat::gmfuzz_target_classes:", offsetof(campaign_target_tally, classes)},
     {"stat::gmfuzz_target_checked:", offsetof(campaign_target_tally, checked)},
     {"stat::gmfuzz_target_answered:", offsetof(campaign_target_tally, answered)},
+    {"stat::gmfuzz_target_torch_cases:", offsetof(campaign_target_tally, torch_cases)},
+    {"stat::gmfuzz_target_torch_calls:", offsetof(campaign_target_tally, torch_calls)},
+    {"stat::gmfuzz_target_torch_ms:", offsetof(campaign_target_tally, torch_ms)},
+    {"stat::gmfuzz_target_job_ms:", offsetof(campaign_target_tally, job_ms)},
+    {"stat::gmfuzz_target_torch_start_ms:", offsetof(campaign_target_tally, torch_start_ms)},
 };
 
 static bool campaign_stats_target_line(const char *line, campaign_target_tally *t) {
@@ -91,6 +96,11 @@ void campaign_target_tally_add(campaign_target_tally *sum, const campaign_target
     sum->held += x->held;
     sum->checked += x->checked;
     sum->answered += x->answered;
+    sum->torch_cases += x->torch_cases;
+    sum->torch_calls += x->torch_calls;
+    sum->torch_ms += x->torch_ms;
+    sum->job_ms += x->job_ms;
+    sum->torch_start_ms += x->torch_start_ms;
     sum->counted_runs += x->counted_runs;
 }
 

@@ -28,6 +28,9 @@ typedef struct {
     uint64_t held;                /* inputs not sent: their class not admitted (libFuzzer) */
     uint64_t checked;             /* inputs whose verdict was in ("stat::gmfuzz_target_checked") */
     uint64_t answered;            /* calls the target answered (returned or raised) */
+    uint64_t torch_cases, torch_calls; /* three-way: the torch reference's cases, messages */
+    uint64_t torch_ms, job_ms;    /* its milliseconds, and the job's since it opened */
+    uint64_t torch_start_ms;      /* its worker's start-up (within job_ms) */
     uint64_t counted_runs;        /* runs that said their checked counts: 0, and a
                                    * campaign's jobs never did (an old or foreign target) */
 } campaign_target_tally;

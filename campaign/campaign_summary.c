@@ -50,6 +50,19 @@ static void campaign_summary_header(FILE *out, const campaign_summary *s) {
         fprintf(out, "  checked %" PRIu64 " input%s; the target answered %" PRIu64 " call%s\n",
                 t->checked, t->checked == 1 ? "" : "s", t->answered, t->answered == 1 ? "" : "s");
     }
+    if (t->torch_cases > 0) {
+        /* three-way: what the torch side costs, against the jobs' own time */
+        double torch_s = (double)t->torch_ms / 1000.0, job_s = (double)t->job_ms / 1000.0;
+        double start_s = (double)t->torch_start_ms / 1000.0;
+        double rest_s = job_s > torch_s + start_s ? job_s - torch_s - start_s : 0.0;
+        fprintf(out, "  torch reference: %" PRIu64 " cases in %" PRIu64 " calls, %.0f cases/s "
+                     "of its time; of the jobs' %.1f s: torch %.1f s (%.0f%%), its start-up "
+                     "%.1f s, the rest %.1f s (the C reference, the fused side, triage, the "
+                     "engine)\n",
+                t->torch_cases, t->torch_calls,
+                torch_s > 0.0 ? (double)t->torch_cases / torch_s : 0.0, job_s, torch_s,
+                job_s > 0.0 ? 100.0 * torch_s / job_s : 0.0, start_s, rest_s);
+    }
     if (s->in_flight != NULL) {
         fprintf(out, "  at the end: %s\n", s->in_flight);
     }

@@ -84,6 +84,9 @@ static bool cmd_replay_file(harness_backend **bp, harness_run_legacy *legacy, co
         return false;
     }
     harness_backend *b = *bp;
+    if (b != NULL) {
+        harness_backend_set_legacy(b, legacy); /* --exact's rewrite runs three-way too */
+    }
     if (!read) {
         printf("FAIL %s\n", err.msg); /* the message starts with the path */
         t->failed++;

@@ -51,9 +51,23 @@ static int cmd_retest_take(void *ctx, const cli_getopt_item *item) {
     return 1;
 }
 
+/* The torch reference this reproducer is run with: --reference for all; a
+ * drift's (it carries "torch_reference") the default python: when none is
+ * given, opened once (`*legacy` kept between files); NULL: two-way. */
+static harness_run_legacy *cmd_retest_reference(const cli_options *o, const gm_doc *doc,
+                                                harness_run_legacy **legacy) {
+    bool drift = doc->kind == GM_DOC_REPRO && doc->repro.has_torch;
+    if (*legacy == NULL && (o->reference != NULL || drift)) {
+        cli_options one = *o;
+        one.reference = o->reference != NULL ? o->reference : "python:";
+        cli_options_open_reference(&one, legacy);
+    }
+    return o->reference != NULL || drift ? *legacy : NULL;
+}
+
 /* One reproducer: read, its target opened (`*b` kept between files), run. */
-static bool cmd_retest_file(harness_backend **b, const cli_options *o, const char *path,
-                            history_retest *r, int *worst) {
+static bool cmd_retest_file(harness_backend **b, harness_run_legacy **legacy, const cli_options *o,
+                            const char *path, history_retest *r, int *worst) {
     gm_doc doc;
     gm_doc_init(&doc);
     gm_error err = {0};
@@ -68,6 +82,7 @@ static bool cmd_retest_file(harness_backend **b, const cli_options *o, const cha
         ok = history_retest_add(r, path, target, NULL, "the target could not start", &err);
     } else {
         harness_target_format(harness_backend_spec(*b), target, sizeof target);
+        harness_backend_set_legacy(*b, cmd_retest_reference(o, &doc, legacy));
         if (history_verdict_run(*b, &doc, &v, &err)) {
             ok = history_retest_add(r, path, target, &v, NULL, &err);
         } else {
@@ -136,12 +151,14 @@ static int cmd_retest_run(const cmd_retest_options *o) {
     history_retest r;
     history_retest_init(&r);
     harness_backend *b = NULL;
+    harness_run_legacy *legacy = NULL;
     int worst = CLI_EXIT_OK;
     bool ok = true;
     for (size_t i = 0; ok && i < files.count; i++) {
-        ok = cmd_retest_file(&b, &o->common, files.items[i], &r, &worst);
+        ok = cmd_retest_file(&b, &legacy, &o->common, files.items[i], &r, &worst);
     }
     harness_backend_close(b);
+    harness_run_legacy_close(legacy);
     ok = ok && cmd_retest_output(o, &r);
     int rc = ok ? cmd_retest_code(&r, worst) : CLI_EXIT_BACKEND;
     history_retest_free(&r);

@@ -12,6 +12,10 @@
  * records nothing: it is run, and that run is shown. A reproducer is
  * judged at the level it records, anything else at --compare.
  *
+ * A reproducer of a drift (three-way, docs/FORMATS.md "torch_reference")
+ * shows both references' buffers side by side and its drift bucket, and is
+ * re-run three-way (--reference, default python:).
+ *
  * Exit codes: 0 shown; 1 shown, but the re-run disagrees with the
  * recording; 2 usage; 3 unreadable document; 4 the backend failed.
  */
@@ -120,12 +124,31 @@ static void cmd_show_recording(const gm_doc *doc) {
     }
 }
 
+/* The torch reference a re-run needs: --reference, or for a reproducer of
+ * a drift (it carries torch's outputs) the default one, python:; NULL when
+ * none is asked for or it cannot start (said so). */
+static harness_run_legacy *cmd_show_reference(const cmd_show_options *o, const gm_doc *doc) {
+    harness_run_legacy *legacy = NULL;
+    gm_error err = {0};
+    bool drift = doc->kind == GM_DOC_REPRO && doc->repro.has_torch;
+    if (o->common.reference != NULL) {
+        cli_options_open_reference(&o->common, &legacy);
+    } else if (drift && !harness_run_legacy_open("python:", false, 60.0, &legacy, &err)) {
+        printf("(the torch reference cannot start, so the re-run is two-way: %s)\n", err.msg);
+    }
+    return legacy;
+}
+
 /* Runs the recorded document again: does this build give what it records? */
-static int cmd_show_rerun(harness_backend *b, const gm_doc *doc, gm_compare level) {
+static int cmd_show_rerun(harness_backend *b, const cmd_show_options *o, const gm_doc *doc,
+                          gm_compare level) {
     harness_replay_outcome outcome = {0};
     gm_error err = {0};
     const char *name = harness_target_backend_name(harness_backend_kind_of(b));
-    if (!harness_replay_doc(b, doc, level, &outcome, &err)) {
+    harness_run_legacy *legacy = cmd_show_reference(o, doc);
+    bool ran = harness_replay_doc3(b, legacy, doc, level, &outcome, &err);
+    harness_run_legacy_close(legacy);
+    if (!ran) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;
     }
@@ -153,7 +176,7 @@ static int cmd_show_result_of(harness_backend *b, const cmd_show_options *o, con
         return CLI_EXIT_OK;
     }
     cmd_show_recording(doc);
-    int rc = cmd_show_rerun(b, doc, level);
+    int rc = cmd_show_rerun(b, o, doc, level);
     if (rc != CLI_EXIT_BACKEND && !export_show_recorded(doc, level, r, &err)) {
         fprintf(stderr, "gmfuzz show: %s\n", err.msg);
         return CLI_EXIT_BACKEND;

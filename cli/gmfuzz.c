@@ -12,6 +12,7 @@
 #include "cmd_minimize.h"
 #include "cmd_export.h"
 #include "cmd_promote.h"
+#include "cmd_vector.h"
 #include "cmd_replay.h"
 #include "cmd_retest.h"
 #include "cmd_report.h"
@@ -183,6 +184,7 @@ int main(int argc, char **argv) {
         {"coverage", cmd_coverage_main},
         {"promote", cmd_promote_main},
         {"export", cmd_export_main},
+        {"vector", cmd_vector_main},
         {"retest", cmd_retest_main},
         {"bisect", cmd_bisect_main},
     };

@@ -66,6 +66,7 @@ void gm_repro_free(gm_repro *r) {
     free(r->backend);
     gm_target_record_free(&r->target);
     free(r->reference_drift);
+    gm_outputs_free(&r->torch);
     for (size_t i = 0; i < r->n_classes; i++) {
         free(r->classes[i]);
     }

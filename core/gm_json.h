@@ -67,6 +67,8 @@ typedef struct {
     bool has_target;
     gm_target_record target;
     char *reference_drift; /* how the C reference and real PyTorch disagreed, or NULL */
+    bool has_torch;        /* "torch_reference": a three-way run's torch legacy outputs */
+    gm_outputs torch;      /* (its "error": torch's exception when it raised) */
     gm_verdict verdict;   /* status, compare, buffers, first_difference */
     char **classes;
     size_t n_classes;

@@ -240,6 +240,8 @@ static const gm_json_field gm_json_fields_repro_rows[] = {
     {.key = "target", .kind = GM_JSON_OBJECT, .at = offsetof(gm_doc, repro.target),
      .given_at = GM_JSON_GIVEN(gm_doc, repro.has_target), .table = &gm_json_fields_target},
     GM_JSON_FIELDS_REPRO_STRING("reference_drift", false, reference_drift),
+    {.key = "torch_reference", .kind = GM_JSON_OBJECT, .at = offsetof(gm_doc, repro.torch),
+     .given_at = GM_JSON_GIVEN(gm_doc, repro.has_torch), .table = &gm_json_fields_outputs},
     {.kind = GM_JSON_INLINE, .at = offsetof(gm_doc, repro.verdict),
      .table = &gm_json_fields_verdict_counts},
     {.key = "classes", .kind = GM_JSON_STRINGS, .required = true,

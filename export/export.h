@@ -111,6 +111,17 @@ typedef struct {
 bool export_pytest_write(FILE *out, const gm_doc *doc, const export_pytest_origin *origin,
                          gm_error *err);
 
+/* ---- a drift reproducer as a conformance vector: `gmfuzz vector` (export_vector.c) ---- */
+
+/* Writes the gmfuzz-vector-v1 of a three-way reproducer `doc` (one that
+ * carries "torch_reference", docs/FORMATS.md) to `path`, atomically: its
+ * case, real PyTorch's legacy outputs as "legacy" (its exception as their
+ * "error" when it raised), and the fused buffers it recorded (gmfuzz's
+ * fused model for one found on an external target) as "fused". Replayed,
+ * the vector fails wherever the C reference leaves PyTorch. Fails (err
+ * set) for any other document. */
+bool export_vector_write(const char *path, const gm_doc *doc, gm_error *err);
+
 /* ---- a reproducer into the regression corpus: `gmfuzz promote` (export_promote.c) ---- */
 
 /* Adds a reproducer to the regression corpus (corpus/regress/),

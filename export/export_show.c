@@ -80,11 +80,16 @@ void export_show_diffs_free(export_show_diffs *d) {
 bool export_show_recorded(const gm_doc *doc, gm_compare level, harness_run_result *out, gm_error *err) {
     harness_run_result_init(out);
     if (!gm_outputs_copy(&out->reference, &doc->reference, err) ||
-        !gm_outputs_copy(&out->fused, &doc->fused, err)) {
+        !gm_outputs_copy(&out->fused, &doc->fused, err) ||
+        (doc->repro.has_torch && !gm_outputs_copy(&out->torch, &doc->repro.torch, err))) {
         harness_run_result_free(out);
         return false;
     }
+    out->has_torch = doc->kind == GM_DOC_REPRO && doc->repro.has_torch;
     gm_oracle_judge(&doc->c, &out->reference, &out->fused, level, &out->verdict);
+    if (doc->kind == GM_DOC_REPRO && doc->repro.verdict.status == GM_STATUS_REFERENCE_DRIFT) {
+        out->verdict = (gm_verdict){.status = GM_STATUS_REFERENCE_DRIFT, .compare = level};
+    }
     return true;
 }
 
@@ -160,6 +165,51 @@ static void export_show_rows(FILE *out, const export_show_diffs *d, const harnes
     }
 }
 
+/* A three-way run: both references side by side where they differ (the
+ * fused buffers beside them), and the drift's bucket (triage_drift.h). */
+static void export_show_drift(FILE *out, const gm_case *c, const harness_run_result *r,
+                              size_t max_rows) {
+    triage_finding f;
+    triage_classify(c, r, &f);
+    if (f.status == GM_STATUS_REFERENCE_DRIFT) {
+        fprintf(out, "bucket: %s\n", f.bucket);
+    }
+    if (r->torch.error != NULL) {
+        fprintf(out, "torch reference raised: %s\n", r->torch.error);
+    }
+    size_t shown = 0, differ = 0;
+    for (int id = 0; id < GM_BUF_COUNT; id++) {
+        const gm_buffer *a = &r->reference.buf[id], *t = &r->torch.buf[id], *u = &r->fused.buf[id];
+        size_t n = a->present && t->present ? gm_buffer_count(a) : 0;
+        size_t width = a->rank == 2 && a->dims[1] > 0 ? a->dims[1] : 1;
+        for (size_t k = 0; k < n && k < gm_buffer_count(t); k++) {
+            int64_t va = gm_buffer_get(a, k), vt = gm_buffer_get(t, k);
+            if (va == vt || differ++ >= max_rows) {
+                continue;
+            }
+            if (shown++ == 0) {
+                fprintf(out, "C reference vs torch (the legacy sequence in real PyTorch):\n"
+                             "  %-28s %12s %12s %12s\n",
+                        "buffer[index]", "C reference", "torch", "fused");
+            }
+            char where[96], fused[24] = "-";
+            if (a->rank == 2) {
+                snprintf(where, sizeof where, "%s[%zu][%zu]", gm_buf_name((gm_buf_id)id),
+                         k / width, k % width);
+            } else {
+                snprintf(where, sizeof where, "%s[%zu]", gm_buf_name((gm_buf_id)id), k);
+            }
+            if (u->present && k < gm_buffer_count(u)) {
+                snprintf(fused, sizeof fused, "%" PRId64, gm_buffer_get(u, k));
+            }
+            fprintf(out, "  %-28s %12" PRId64 " %12" PRId64 " %12s\n", where, va, vt, fused);
+        }
+    }
+    if (differ > shown) {
+        fprintf(out, "  ... %zu more\n", differ - shown);
+    }
+}
+
 bool export_show_result(FILE *out, const gm_case *c, const harness_run_result *r, size_t max_rows,
                         gm_error *err) {
     export_show_diffs d;
@@ -170,6 +220,9 @@ bool export_show_result(FILE *out, const gm_case *c, const harness_run_result *r
     export_show_finding(out, c, r);
     export_show_errors(out, r);
     export_show_rows(out, &d, r);
+    if (r->has_torch) {
+        export_show_drift(out, c, r, max_rows);
+    }
     export_show_diffs_free(&d);
     return true;
 }

@@ -143,6 +143,8 @@ typedef struct {
     uint64_t checked;              /* inputs whose verdict is in (both sides done) */
     double checked_said_at;        /* when the checked counts were last printed (monotonic) */
     uint64_t checked_said, answered_said; /* what was printed then */
+    double opened_at;              /* when the job started opening (monotonic): three-way,
+                                    * the torch reference's share of the time since */
 } fuzz_harness;
 
 /* Opens the backend and loads the baseline the environment names;

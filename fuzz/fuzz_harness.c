@@ -159,6 +159,19 @@ static void fuzz_harness_say_checked(fuzz_harness *h, bool always) {
     if (always || (changed && (first || now - h->checked_said_at >= 1.0))) {
         fprintf(stderr, "stat::gmfuzz_target_checked: %llu\n", (unsigned long long)h->checked);
         fprintf(stderr, "stat::gmfuzz_target_answered: %llu\n", (unsigned long long)answered);
+        if (h->legacy != NULL) { /* three-way: the torch reference's share */
+            harness_run_legacy_spent t = harness_run_legacy_spent_of(h->legacy);
+            fprintf(stderr, "stat::gmfuzz_target_torch_cases: %llu\n",
+                    (unsigned long long)t.cases);
+            fprintf(stderr, "stat::gmfuzz_target_torch_calls: %llu\n",
+                    (unsigned long long)t.calls);
+            fprintf(stderr, "stat::gmfuzz_target_torch_ms: %llu\n",
+                    (unsigned long long)(t.seconds * 1000.0));
+            fprintf(stderr, "stat::gmfuzz_target_torch_start_ms: %llu\n",
+                    (unsigned long long)(t.start_seconds * 1000.0));
+            fprintf(stderr, "stat::gmfuzz_target_job_ms: %llu\n",
+                    (unsigned long long)((now - h->opened_at) * 1000.0));
+        }
         h->checked_said = h->checked;
         h->answered_said = answered;
         h->checked_said_at = now;
@@ -169,6 +182,7 @@ bool fuzz_harness_open(fuzz_harness *h, harness_backend_kind kind, const char *e
     memset(h, 0, sizeof *h);
     fuzz_reuse_init(&h->reuse);
     double opening = fuzz_harness_now();
+    h->opened_at = opening;
     h->check.engine = engine;
     harness_target_spec target;
     int by_class = -1;
@@ -240,9 +254,10 @@ void fuzz_harness_close(fuzz_harness *h) {
     fuzz_defer_free(&h->defer);
     fuzz_reuse_free(&h->reuse);
     fuzz_sched_budget_free(&h->admitted);
-    harness_run_legacy_close(h->legacy);
     fuzz_harness_say_restarts(h, true);
-    fuzz_harness_say_checked(h, true);
+    fuzz_harness_say_checked(h, true); /* with the torch counts: before it closes */
+    harness_run_legacy_close(h->legacy);
+    h->legacy = NULL;
     if (h->backend != NULL) {
         harness_backend_close(h->backend);
     }
@@ -510,15 +525,25 @@ fuzz_check_result fuzz_harness_run_batch(fuzz_harness *h, const gm_case *const *
         worst = FUZZ_CHECK_BROKEN;
     }
     fuzz_harness_say_restarts(h, false);
-    for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
+    for (size_t k = 0; runs != NULL && k < n; k++) {
         harness_run_result_init(&runs[k]);
         runs[k].fused = outs[k]; /* moved */
         gm_outputs_init(&outs[k]);
+    }
+    /* the C reference of each, then the torch reference of all in one call */
+    if (worst != FUZZ_CHECK_BROKEN &&
+        !harness_run_finish_batch(h->check.legacy, cases, n, h->check.level, runs, &err)) {
+        fprintf(stderr, "gmfuzz: the run failed: %s\n", err.msg);
+        worst = FUZZ_CHECK_BROKEN;
+    }
+    for (size_t k = 0; worst != FUZZ_CHECK_BROKEN && k < n; k++) {
         triage_finding f;
         h->check.execs++;
-        fuzz_check_result r = fuzz_harness_judge(h, cases[k], &runs[k], &f);
+        fuzz_check_result r = fuzz_harness_judged_once(h, cases[k], &runs[k], &f);
         *failures += r == FUZZ_CHECK_FAILURE;
         worst = r > worst ? r : worst;
+    }
+    for (size_t k = 0; runs != NULL && k < n; k++) {
         harness_run_result_free(&runs[k]);
     }
     h->checked += worst != FUZZ_CHECK_BROKEN ? n : 0;

@@ -244,6 +244,13 @@ typedef struct {
     reference_result raised;
     gm_verdict verdict;
     char drift[512]; /* three-way runs: how real PyTorch disagreed with the C reference; "" */
+    /* Three-way runs: what the torch legacy sequence returned (its buffers;
+     * torch.error holds its exception when it raised), kept so that triage
+     * (the drift's bucket, triage_drift.h), `show` and the reproducer see
+     * both references. has_torch is false in a two-way run; torch_failed:
+     * the worker crashed or hung (no buffers). */
+    gm_outputs torch;
+    bool has_torch, torch_failed;
 } harness_run_result;
 
 void harness_run_result_init(harness_run_result *r);
@@ -266,12 +273,35 @@ bool harness_run_case3(harness_backend *b, harness_run_legacy *legacy, const gm_
 bool harness_run_finish(harness_run_legacy *legacy, const gm_case *c, gm_compare level,
                         harness_run_result *r, gm_error *err);
 
+/* The same for n runs whose fused sides are done (runs[k] for cases[k]):
+ * the torch legacy sequence of all of them goes to the worker in one
+ * message (docs/TARGETS.md, "Three-way differential"). */
+bool harness_run_finish_batch(harness_run_legacy *legacy, const gm_case *const *cases, size_t n,
+                              gm_compare level, harness_run_result *runs, gm_error *err);
+
+/* A backend that runs three-way: every harness_run_case on `b` (the
+ * minimizer's, a reproducer's last run) runs `legacy` too, so that a drift
+ * keeps its signature there. Not owned: close it after the backend. NULL:
+ * two-way again. */
+void harness_backend_set_legacy(harness_backend *b, harness_run_legacy *legacy);
+harness_run_legacy *harness_backend_legacy(const harness_backend *b);
+
 /* The torch legacy sequence in a Python worker: `spec` is
  * "python:[MODULE][:FUNCTION]" (default: python/gmfuzz_legacy.py's
  * legacy_rebuild), on the CPU unless device_cuda. */
 bool harness_run_legacy_open(const char *spec, bool device_cuda, double timeout_s,
                              harness_run_legacy **out, gm_error *err);
 void harness_run_legacy_close(harness_run_legacy *l);
+
+/* Where a three-way run's time goes: the torch reference's calls (one
+ * message each), the cases in them, and the wall seconds spent waiting on
+ * them (the worker's torch ops, the transfer both ways), since it opened. */
+typedef struct {
+    uint64_t calls, cases;
+    double seconds;
+    double start_seconds; /* its worker's start-up (importing torch) */
+} harness_run_legacy_spent;
+harness_run_legacy_spent harness_run_legacy_spent_of(const harness_run_legacy *l);
 
 /* ---- replay (harness_replay.c) --------------------------------------------
  * Runs a document again and checks it against what it records:

@@ -31,6 +31,7 @@ struct harness_backend {
     harness_backend_unreliable unreliable;
     bool no_confirm; /* harness_backend_set_confirm(b, false) */
     uint64_t answered; /* calls the target returned from or raised in */
+    harness_run_legacy *legacy; /* harness_backend_set_legacy; not owned */
 };
 
 void harness_target_results_returned(harness_pycall_result *results, size_t n) {
@@ -133,6 +134,12 @@ void harness_backend_set_crash_dir(harness_backend *b, const char *dir) {
 }
 
 void harness_backend_set_confirm(harness_backend *b, bool confirm) { b->no_confirm = !confirm; }
+
+void harness_backend_set_legacy(harness_backend *b, harness_run_legacy *legacy) {
+    b->legacy = legacy;
+}
+
+harness_run_legacy *harness_backend_legacy(const harness_backend *b) { return b->legacy; }
 
 void harness_backend_set_unreliable_dir(harness_backend *b, const char *dir) {
     free(b->unreliable_dir);

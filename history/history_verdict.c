@@ -37,9 +37,14 @@ bool history_verdict_run(harness_backend *b, const gm_doc *doc, history_verdict 
             snprintf(out->now, sizeof out->now, "%s", now.bucket);
             snprintf(out->signature, sizeof out->signature, "%s", now.signature);
         }
-        out->state = now.status == GM_STATUS_MATCH         ? HISTORY_FIXED
-                     : strcmp(now.bucket, was.bucket) == 0 ? HISTORY_STILL
-                                                           : HISTORY_CHANGED;
+        /* a drift is about the two references: gone, it is fixed, whatever
+         * the fused side shows against the C reference now */
+        bool drift_gone = was.status == GM_STATUS_REFERENCE_DRIFT &&
+                          now.status != GM_STATUS_REFERENCE_DRIFT &&
+                          harness_backend_legacy(b) != NULL;
+        out->state = now.status == GM_STATUS_MATCH || drift_gone ? HISTORY_FIXED
+                     : strcmp(now.bucket, was.bucket) == 0      ? HISTORY_STILL
+                                                                : HISTORY_CHANGED;
     }
     harness_run_result_free(&r);
     return ran;

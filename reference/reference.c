@@ -10,6 +10,7 @@
  * no sum or product of them can overflow 128 bits.
  */
 #include "reference.h"
+#include "reference_faults.h" /* the planted faults below are marked GMFUZZ_REFERENCE_FAULT_ */
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -311,8 +312,12 @@ static reference_step_status reference_step_page_table(reference_state *st) {
     for (size_t i = 0; i < st->c->bs; i++) {
         for (size_t j = 0; j < st->cols; j++) {
             reference_wide token = st->page_indices[i * st->cols + j];
+#if defined(GMFUZZ_REFERENCE_FAULT_PAGE_IDS_TRUNCATED)
+            page_table[i * st->max_num_pages + j] = (int32_t)(token / st->c->page_size);
+#else
             page_table[i * st->max_num_pages + j] =
                 (int32_t)reference_floor_div(token, st->c->page_size);
+#endif
         }
     }
     return REFERENCE_STEP_DONE;
@@ -387,7 +392,11 @@ static reference_step_status reference_swa_gather_locs(reference_state *st, int6
                                       "%zu (out_cache_loc[%zu])",
                                       (long long)swa->out_cache_loc[t], swa->mapping_len, t);
         }
+#if defined(GMFUZZ_REFERENCE_FAULT_SWA_OUT_KEEPS_INT64)
+        values[t] = slot;
+#else
         values[t] = reference_low32((uint64_t)slot);
+#endif
     }
     return REFERENCE_STEP_DONE;
 }

@@ -65,6 +65,8 @@ bool repro_write(const char *path, const gm_case *c, const harness_run_result *r
         .minimized = origin->minimized,
         .tool_version = version,
         .reference_drift = r->drift[0] ? (char *)r->drift : NULL,
+        .has_torch = r->has_torch && !r->torch_failed,
+        .torch = r->torch, /* borrowed for the write */
     };
     if (origin->target != NULL) {
         rec.has_target = true;
@@ -85,6 +87,8 @@ void repro_recorded_finding(const gm_doc *doc, triage_finding *out) {
     harness_run_result_init(&r);
     r.reference = doc->reference; /* borrowed: never freed here */
     r.fused = doc->fused;
+    r.has_torch = doc->repro.has_torch;
+    r.torch = doc->repro.torch;
     gm_oracle_compare_buffers(&doc->c, &r.reference, &r.fused, doc->repro.verdict.compare,
                               &r.verdict);
     if (!gm_status_compared(doc->repro.verdict.status)) {

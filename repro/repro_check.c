@@ -44,6 +44,8 @@ static void repro_check_of_recording(const gm_doc *doc, triage_finding *f) {
     memset(&r, 0, sizeof r);
     r.reference = doc->reference;
     r.fused = doc->fused;
+    r.has_torch = doc->repro.has_torch;
+    r.torch = doc->repro.torch;
     r.verdict = doc->repro.verdict;
     triage_classify(&doc->c, &r, f);
 }

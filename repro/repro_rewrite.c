@@ -57,6 +57,10 @@ static cJSON *repro_rewrite_document(const harness_backend *b, const gm_doc *doc
     rec.n_classes = repro_rewrite_class_names(f, class_names, class_ptrs);
     rec.classes = class_ptrs;
     rec.signature = f->signature;
+    /* a three-way run's torch side, as the campaign wrote it (repro_write) */
+    rec.reference_drift = r->drift[0] ? (char *)r->drift : NULL;
+    rec.has_torch = r->has_torch && !r->torch_failed;
+    rec.torch = r->torch;
     return gm_json_repro(&doc->c, &r->reference, repro_rewrite_fused(b, doc, r), &rec);
 }
 

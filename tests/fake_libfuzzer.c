@@ -3,7 +3,7 @@
  *
  * It takes libFuzzer's command line (-flag=value ... CORPUS_DIR) and
  * environment (GMFUZZ_FAILURE_DIR, GMFUZZ_BASELINE, GMFUZZ_COMPARE,
- * GMFUZZ_STRICT_BASELINE, GMFUZZ_KEEP_GOING), runs every JSON case of the
+ * GMFUZZ_STRICT_BASELINE, GMFUZZ_KEEP_GOING, GMFUZZ_REFERENCE), runs every JSON case of the
  * corpus through the real per-input check (fuzz/fuzz.h) over and
  * over, prints status lines in libFuzzer's format, and behaves as the
  * gmfuzz libFuzzer target does: on a failure (saved by fuzz_check) it
@@ -151,6 +151,13 @@ static bool fake_config(fuzz_check_config *cfg, harness_backend **b, triage_base
     cfg->strict_baseline = strict != NULL && strcmp(strict, "1") == 0;
     cfg->failure_dir = getenv("GMFUZZ_FAILURE_DIR");
     cfg->engine = "libfuzzer";
+    /* a three-way campaign (GMFUZZ_REFERENCE=python:...), as the real target */
+    const char *reference = getenv("GMFUZZ_REFERENCE");
+    if (reference != NULL && reference[0] != '\0' &&
+        !harness_run_legacy_open(reference, false, 10.0, &cfg->legacy, &err)) {
+        fprintf(stderr, "fake_libfuzzer: GMFUZZ_REFERENCE: %s\n", err.msg);
+        return false;
+    }
     return true;
 }
 
@@ -264,5 +271,6 @@ int main(int argc, char **argv) {
     }
     triage_baseline_free(base);
     harness_backend_close(b);
+    harness_run_legacy_close(cfg.legacy);
     return rc;
 }

@@ -117,6 +117,10 @@ static cJSON *test_json_fields_fixture(void) {
     gm_target_record t = {.spec = "python:x.py", .kind = "python", .module = "x"};
     CHECK(gm_target_record_copy(&doc.repro.target, &t));
     doc.repro.has_target = true;
+    /* a three-way reproducer's torch outputs: the fixture has every member */
+    gm_error prep = {0};
+    CHECK(gm_outputs_prepare(&doc.repro.torch, &doc.c, &prep));
+    doc.repro.has_torch = true;
     cJSON *root = gm_json_repro(&doc.c, &doc.reference, &doc.fused, &doc.repro);
     gm_doc_free(&doc);
     return root;

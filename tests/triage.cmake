@@ -4,6 +4,9 @@ gmfuzz_test(test_classify SOURCES test_classify.c LIBS gmfuzz_triage LABELS tria
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors)
 # Buckets that hold still, buckets of targets, keys of the old form (issue 23).
 gmfuzz_test(test_buckets SOURCES test_buckets.c LIBS gmfuzz_triage LABELS triage)
+# The buckets of a drift of the C reference from torch (issue 27).
+gmfuzz_test(test_drift_buckets SOURCES test_drift_buckets.c LIBS gmfuzz_triage LABELS triage
+            ARGS ${PROJECT_SOURCE_DIR}/corpus/vectors)
 gmfuzz_test(test_baseline SOURCES test_baseline.c LIBS gmfuzz_triage LABELS triage
             ARGS ${PROJECT_SOURCE_DIR}/corpus/known.json ${CMAKE_CURRENT_BINARY_DIR})
 gmfuzz_test(test_signature SOURCES test_signature.c LIBS gmfuzz_triage LABELS triage

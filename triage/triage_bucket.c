@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "triage.h"
+#include "triage_drift.h"
 #include "triage_target.h"
 #include "gm_oracle.h"
 
@@ -253,6 +254,10 @@ void triage_bucket_write_uncompared(const gm_case *c, const harness_run_result *
         triage_target_bucket(c, r, k, out, size);
         return;
     }
+    if (k == TRIAGE_CLASS_REFERENCE_DRIFT) {
+        triage_drift_bucket(c, r, out, size);
+        return;
+    }
     if (k == TRIAGE_CLASS_TARGET_WROTE_INPUT) {
         char where[64];
         triage_bucket_wrote_input(r->fused.error, head, sizeof head, where, sizeof where);
@@ -265,7 +270,7 @@ void triage_bucket_write_uncompared(const gm_case *c, const harness_run_result *
                strcmp(class_name, "unclassified") == 0) {
         triage_bucket_error_head(r->fused.error, false, head, sizeof head);
     } else {
-        snprintf(head, sizeof head, "-"); /* drift: the class says it */
+        snprintf(head, sizeof head, "-");
     }
     snprintf(out, size, "%s|%s|-", class_name, head);
 }

@@ -68,10 +68,11 @@ static bool triage_bucket_compat_scan(const char *listed, const triage_bucket_co
            strncmp(listed + l->what + 1 + n, then, l->where - n) == 0;
 }
 
-/* "<class>|-|-" of a target class: every key of that class. */
+/* "<class>|-|-" of a target class, or of reference_drift (before issue 27
+ * every drift was "reference_drift|-|-"): every key of that class. */
 static bool triage_bucket_compat_target(const char *listed, const char *key) {
     static const char *const classes[] = {"target_deviates", "target_raised", "target_crashed",
-                                          "target_hung"};
+                                          "target_hung", "reference_drift"};
     for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
         char old[64];
         size_t n = strlen(classes[k]);
