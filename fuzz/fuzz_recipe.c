@@ -337,7 +337,8 @@ static fuzz_recipe_array_key fuzz_recipe_key_of(const fuzz_recipe *r, fuzz_array
     case FUZZ_ARRAY_SEQ_LENS_CPU:
         fuzz_recipe_key_add(&k, (int64_t)r->cpu_kind);
         fuzz_recipe_key_gen(&k, &r->cpu);
-        /* fall through: seq_lens_cpu is seq_lens minus a lag, or equal */
+        /* seq_lens_cpu is seq_lens minus a lag, or equal: seq_lens' key too */
+        __attribute__((fallthrough));
     case FUZZ_ARRAY_SEQ_LENS:
         fuzz_recipe_key_add(&k, (int64_t)r->bs);
         fuzz_recipe_key_add(&k, (int64_t)r->pad_rows);
