@@ -10,13 +10,26 @@ void campaign_checked_note(campaign_checked_wait *c, const campaign_worker *w, d
     }
     bool starting = !w->stats.target_started;
     double since = starting ? w->started_s : w->answer_seen_s;
-    double wait = now - since;
+    double wait = now - since > 0 ? now - since : 0;
+    double had = starting ? 0 : now - w->target_started_s;
+    if (!starting) {
+        c->jobs++;
+        c->had_s += had;
+        if (wait >= CAMPAIGN_CHECKED_WAIT_MIN_S) {
+            c->waiting++;
+            c->waited_s += wait;
+            if (wait > c->waiter_s) {
+                snprintf(c->waiter, sizeof c->waiter, "%s", w->name);
+                c->waiter_s = wait;
+            }
+        }
+    }
     if (c->job[0] != '\0' && wait <= c->wait_s) {
         return;
     }
     snprintf(c->job, sizeof c->job, "%s", w->name);
-    c->wait_s = wait > 0 ? wait : 0;
-    c->target_s = starting ? 0 : now - w->target_started_s;
+    c->wait_s = wait;
+    c->target_s = had;
     c->starting = starting;
 }
 
@@ -36,6 +49,28 @@ static void campaign_checked_say_wait(const campaign_checked_wait *w, char *out,
         snprintf(out, size, "the budget ended while a call was in flight: %s had waited %.1f s "
                             "on its target's answer", w->job, w->wait_s);
     }
+}
+
+/* Whether the jobs' unanswered waits at the end were most of the time
+ * their targets had, and the sentence that says so. */
+static bool campaign_checked_mostly_waited(const campaign_checked_wait *w, char *out,
+                                           size_t size) {
+    if (w->waiting == 0 || w->waited_s <= 0.5 * w->had_s) {
+        return false;
+    }
+    if (w->jobs == 1) {
+        snprintf(out, size, "most of the budget went into one unanswered wait: %s had waited "
+                            "%.1f s of the %.1f s its target had since its start-up on one "
+                            "batch of calls (no answer said since)",
+                 w->waiter, w->waited_s, w->had_s);
+    } else {
+        snprintf(out, size, "most of the jobs' time went into unanswered waits: %d of %d jobs "
+                            "were waiting on their target when the budget ended, %.1f s of the "
+                            "%.1f s their targets had since their start-ups (the longest: %s, "
+                            "%.1f s)",
+                 w->waiting, w->jobs, w->waited_s, w->had_s, w->waiter, w->waiter_s);
+    }
+    return true;
 }
 
 /* The first job that had not done its --cases when the budget ended. */
@@ -79,12 +114,7 @@ void campaign_checked_judge(const campaign_checked_facts *f, const campaign_chec
     if (f->budget_ended && campaign_checked_cases_short(f, what, sizeof what)) {
         campaign_checked_add(out, size, what);
     }
-    if (f->budget_ended && w->job[0] != '\0' && !w->starting &&
-        w->wait_s >= CAMPAIGN_CHECKED_WAIT_MIN_S && w->wait_s > 0.5 * w->target_s) {
-        snprintf(what, sizeof what, "most of the budget went into one unanswered wait: %s had "
-                                    "waited %.1f s of the %.1f s its target had since its "
-                                    "start-up on one batch of calls (no answer said since)",
-                 w->job, w->wait_s, w->target_s);
+    if (f->budget_ended && campaign_checked_mostly_waited(w, what, sizeof what)) {
         campaign_checked_add(out, size, what);
     }
 }

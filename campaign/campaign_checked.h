@@ -12,8 +12,10 @@
  *   - its target never answered a call (what was checked, the fused
  *     model alone checked);
  *   - `--cases N` was cut short by `--time`;
- *   - a job spent most of its time, since its target started, waiting on
- *     one call that had not been answered when the budget ended.
+ *   - the jobs spent most of their time, since their targets started,
+ *     waiting on calls that had not been answered when the budget ended
+ *     (summed over the jobs: one job that compiles a wide kernel while
+ *     fifteen others check cases is no campaign that checked too little).
  * A budget that ends while a call is in flight is said either way. */
 #ifndef CAMPAIGN_CHECKED_H
 #define CAMPAIGN_CHECKED_H
@@ -25,9 +27,10 @@
 #include "campaign_stats.h"
 #include "campaign_worker.h"
 
-/* A wait is "most of the time" past half of the time the job's target had
- * since its start-up, and at least this long (the jobs say their counts
- * once a second: shorter waits are their rhythm, not a wait). */
+/* A wait counts toward "most of the time" when it is at least this long
+ * (the jobs say their counts once a second: shorter waits are their
+ * rhythm, not a wait); the waits are most of the time past half of the
+ * time the running jobs' targets had since their start-ups. */
 #define CAMPAIGN_CHECKED_WAIT_MIN_S 5.0
 /* A wait shorter than this at the end is not said at all: the counts come
  * once a second, so it may be no wait. */
@@ -38,11 +41,17 @@ typedef struct {
     double wait_s;         /* how long it had waited */
     double target_s;       /* the time its target had had since its start-up */
     bool starting;         /* its target had not finished its start-up */
+    int jobs;              /* running jobs whose target had started */
+    int waiting;           /* of them, those waiting at least CAMPAIGN_CHECKED_WAIT_MIN_S */
+    double waited_s;       /* their waits, summed */
+    char waiter[32];       /* of them, the one that waited longest */
+    double waiter_s;       /* its wait */
+    double had_s;          /* the time all `jobs` targets had since their start-ups, summed */
 } campaign_checked_wait;
 
 /* At the budget's end (`now`, campaign clock), before the jobs are
- * stopped: the wait of running job `w`, kept in `c` when it is the
- * longest so far. */
+ * stopped: the wait of running job `w`, added to the sums of `c` and kept
+ * as the longest when it is. */
 void campaign_checked_note(campaign_checked_wait *c, const campaign_worker *w, double now);
 
 typedef struct {

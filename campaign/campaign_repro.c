@@ -55,6 +55,29 @@ static bool campaign_repro_run(harness_backend *b, gm_compare level, const gm_ca
     return true;
 }
 
+/* Whether a run of the case classified as `f` is still `sig`: its
+ * signature, and its bucket too (a failure file is kept per signature and
+ * bucket: a replay whose relation moved, reads through a dropped guard
+ * that now see other garbage, is another bucket's finding, and a
+ * reproducer named after one bucket must hold that bucket's case). A
+ * signature without a bucket (an old failure file) is matched by its
+ * signature alone. */
+static bool campaign_repro_same(const campaign_signature *sig, const triage_finding *f) {
+    return strcmp(f->signature, sig->signature) == 0 &&
+           (sig->bucket[0] == '\0' || strcmp(f->bucket, sig->bucket) == 0);
+}
+
+/* "SIG" or, when only the bucket moved, "SIG in BUCKET". */
+static void campaign_repro_say_now(const campaign_signature *sig, const triage_finding *f,
+                                   const char *what, campaign_repro *out) {
+    if (strcmp(f->signature, sig->signature) != 0) {
+        snprintf(out->note, sizeof out->note, "%s %s", what, f->signature);
+    } else {
+        snprintf(out->note, sizeof out->note, "%s %.200s in %.200s", what, f->signature,
+                 f->bucket);
+    }
+}
+
 static double campaign_repro_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -127,11 +150,14 @@ static bool campaign_repro_shrink_and_write(harness_backend *b, const campaign_s
         out->minimized = ok && !stats.out_of_time;
     }
     ok = ok && campaign_repro_run(b, level, c, &r, f, err);
-    if (ok && strcmp(f->signature, sig->signature) != 0) {
-        snprintf(out->note, sizeof out->note, "minimized case replays as %s", f->signature);
+    bool same = ok && campaign_repro_same(sig, f);
+    if (ok && !same) {
+        /* Not written under a name it no longer has: the failure file
+         * stays the signature's representative. */
+        campaign_repro_say_now(sig, f, "minimized case replays as", out);
     }
     out->bs_final = c->bs;
-    ok = ok && campaign_repro_path(s, sig, out);
+    ok = same && campaign_repro_path(s, sig, out);
     repro_origin origin = {campaign_engine_name(s->opt.engine), sig->first_execs,
                               out->minimized, doc->repro.found_at, harness_backend_identity(b)};
     if (ok && !repro_write(out->path, c, &r, f, harness_backend_kind_of(b), &origin, err)) {
@@ -169,10 +195,10 @@ bool campaign_repro_make(harness_backend *b, const campaign_setup *s, const camp
         ok = false;
     } else {
         out->bs_found = c.bs;
-        out->reproduced = strcmp(f.signature, sig->signature) == 0;
+        out->reproduced = campaign_repro_same(sig, &f);
         out->known = triage_baseline_is_known(s->baseline, &f);
         if (!out->reproduced) {
-            snprintf(out->note, sizeof out->note, "does not replay: now %s", f.signature);
+            campaign_repro_say_now(sig, &f, "does not replay: now", out);
         } else {
             ok = campaign_repro_shrink_and_write(b, s, &doc, sig, &c, &f, deadline_s, out, err);
         }

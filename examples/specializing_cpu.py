@@ -36,8 +36,9 @@ Planted faults: GMFUZZ_SPEC_FAULT=NAME, exactly those of examples/triton_special
 (its docstring says each); examples/fault_cases/specializing_cpu-NAME.json is a case on
 which each one shows. Where the GPU kernel reads through a dropped guard (loc_sentinel_eq:
 mapping[loc] for loc <= -2; tok_guard_dropped: mapping[tok] for tok < 0) it reads memory
-before the mapping; here torch's negative indexing wraps instead, so the stand-in reads
-mapping[len + k] (and raises IndexError for k < -len).
+before the mapping: whatever lies there, or an illegal address far enough before it. The
+stand-in models that memory (_read_unguarded), not torch's negative indexing, which would
+wrap to the mapping's own tail and so read values the correct kernel reads too.
 """
 import hashlib
 import os
@@ -146,6 +147,23 @@ def _cache_seqlens(fault, seq32, cache_seqlens, bs, seqlen_offset):
     return v
 
 
+BEFORE_MAPPING = 1 << 20  # elements of readable memory before a mapping
+BEFORE_MAPPING_BASE = 0x2B000000  # what lies there: mapping[-k] reads BASE + k * 997
+
+
+def _read_unguarded(mapping, index):
+    """mapping[index] as the GPU reads it without a guard: index >= 0 reads the mapping, -k
+    reads the memory k elements before it, which holds BEFORE_MAPPING_BASE + k * 997 (never
+    a value a mapping of this size holds), and an index below -BEFORE_MAPPING is an illegal
+    address."""
+    index = index.to(torch.int64)
+    if index.numel() > 0 and int(index.min()) < -BEFORE_MAPPING:
+        raise IndexError(f"an illegal address: mapping[{int(index.min())}], more than "
+                         f"{BEFORE_MAPPING} elements before the mapping")
+    before = BEFORE_MAPPING_BASE - index * 997
+    return torch.where(index >= 0, mapping[index.clamp(min=0)].to(torch.int64), before)
+
+
 def _rows(fault, rows, req_to_token, page_table, swa_mapping, swa_page_table, bs,
           max_seq_pages, P):
     """The row programs' page_table and swa_page_table columns."""
@@ -163,7 +181,7 @@ def _rows(fault, rows, req_to_token, page_table, swa_mapping, swa_page_table, bs
         return
     tok = tok.to(torch.int64)  # an index tensor
     if fault == common.F_TOK_GUARD_DROPPED:
-        s = swa_mapping[tok]  # negative tok wraps here (the GPU reads before the mapping)
+        s = _read_unguarded(swa_mapping, tok)  # negative tok reads before the mapping
     else:
         s = swa_mapping[tok.clamp(min=0)].masked_fill_(tok < 0, -1)
     v = torch.div(s.clamp(min=0), P, rounding_mode="floor").masked_fill_(s < 0, -1)
@@ -193,7 +211,7 @@ def _swa_out(fault, swa_mapping, out_cache_loc, swa_out_cache_loc, num_out_token
     loc = out_cache_loc[:n]
     if fault == common.F_LOC_SENTINEL_EQ:
         sentinel = loc == -1
-        mapped = swa_mapping[loc.masked_fill(sentinel, 0)]  # loc <= -2 wraps here
+        mapped = _read_unguarded(swa_mapping, loc.masked_fill(sentinel, 0))  # loc <= -2: before it
     else:
         sentinel = loc < 0
         mapped = swa_mapping[loc.clamp(min=0)]

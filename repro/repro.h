@@ -54,9 +54,9 @@ void repro_recorded_finding(const gm_doc *doc, triage_finding *out);
  * A stale or tampered "signature" field would hide a finding as known.
  * replay, show and export check each document here (after replaying it, so
  * that the recorded outputs are those of a new run); triage and report
- * (repro_rundir) check each signature's representative file and give a stale
- * one its own bucket (REPRO_CHECK_STALE_BUCKET) that no baseline
- * accepts. The finding is classified from the recorded outputs and
+ * (repro_rundir) check every file up to 256 KiB (a larger one takes its
+ * signature's bucket) and give a stale one its own bucket
+ * (REPRO_CHECK_STALE_BUCKET) that no baseline accepts. The finding is classified from the recorded outputs and
  * verdict, as the campaign classified the run it saved.
  */
 
@@ -147,7 +147,7 @@ typedef struct {
     char corpus_merge_note[1024]; /* why a union, when it is one */
 } repro_rundir_campaign;
 
-/* Every failing input with one signature. */
+/* Every failing input with one signature, in one bucket. */
 typedef struct {
     triage_finding finding;     /* parsed back from the signature string */
     size_t count;               /* failing inputs with this signature */
@@ -161,15 +161,19 @@ typedef struct {
     gm_difference first_difference;   /* recorded in `smallest` */
     triage_baseline_entry baseline; /* what the baseline says (known, decision, why) */
     size_t bucket;              /* index into repro_rundir.buckets */
+    char bucket_key[TRIAGE_BUCKET_MAX]; /* that bucket's key: a signature is kept per bucket */
     char *stale;                /* NULL, or why `smallest` records a signature its outputs
                                  * do not give (repro.h): then it is new, in the
                                  * bucket REPRO_CHECK_STALE_BUCKET */
 } repro_rundir_signature;
 
-/* The signatures of one root cause (triage_bucket.h). A signature's bucket is
- * that of its representative file (`smallest`), classified from the
- * outputs it recorded: reproducers written before buckets existed have one
- * too. */
+/* The signatures of one root cause (triage_bucket.h). Every file's bucket
+ * is classified from the outputs it recorded (reproducers written before
+ * buckets existed have one too; a file past 256 KiB takes the bucket of
+ * its signature's smaller files), and a signature is kept per bucket: one
+ * whose files fall in two buckets (reads through a dropped guard that see
+ * other garbage each time) is listed in both, as the campaign's summary
+ * lists it. */
 typedef struct {
     char key[TRIAGE_BUCKET_MAX];
     size_t *sigs;               /* indices into repro_rundir.sigs, in their order */

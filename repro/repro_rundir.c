@@ -1,8 +1,12 @@
-/* repro_rundir: reads a run folder and groups its failing inputs by signature.
+/* repro_rundir: reads a run folder and groups its failing inputs by
+ * signature and bucket.
  *
  * Every reproducer is read with repro_fields (the fields triage needs,
- * not the buffers). The inputs are sorted by signature, so that each
- * signature's inputs are one run of the array; the minimized reproducers
+ * not the buffers); a file up to 256 KiB is read whole too, for the bucket
+ * its recorded outputs give (a larger one takes its signature's bucket, as
+ * the campaign does: campaign_failures.h). The inputs are sorted by
+ * signature and bucket, so that each group's inputs are one run of the
+ * array; the minimized reproducers
  * of repros/ join the run of their signature (matched by their
  * "signature" field: file names are only a convenience). A signature that
  * has a reproducer in repros/ but no input in failures/ (failures/ cleaned
@@ -19,11 +23,17 @@
 #include "harness.h"
 #include "repro_rundir_bucket.h"
 
+/* Files up to this size are read whole for their bucket (as the campaign
+ * reads its failure files: campaign_failures.c). */
+#define REPRO_RUNDIR_WHOLE_MAX (256 * 1024)
+
 /* One reproducer file that was read. */
 typedef struct {
     const char *path;   /* owned by the loader's harness_paths */
     bool minimized;     /* from repros/: the signature's minimized reproducer */
     repro_fields f;
+    char bucket[TRIAGE_BUCKET_MAX]; /* from its recorded outputs; "" not yet */
+    char *stale;        /* why its recorded signature is not what they give, or NULL */
 } repro_rundir_input;
 
 typedef struct {
@@ -74,6 +84,8 @@ static bool repro_rundir_read_all(repro_rundir_loader *ld, const harness_paths *
         gm_error problem = {0};
         it->path = files->items[k];
         it->minimized = minimized;
+        it->bucket[0] = '\0';
+        it->stale = NULL;
         if (repro_fields_read(it->path, &it->f, &problem)) {
             in->n++;
         } else if (problem.code == GM_ERR_MEMORY) {
@@ -130,13 +142,81 @@ static bool repro_rundir_read_campaign(repro_rundir *out, gm_error *err) {
            repro_rundir_stats_read(path, &out->samples, &out->n_samples, err);
 }
 
+/* ---- buckets ----------------------------------------------------------- */
+
+static bool repro_rundir_bucket_input(repro_rundir_loader *ld, repro_rundir_input *it) {
+    if (!repro_rundir_bucket_of(it->path, it->bucket, sizeof it->bucket, &it->stale)) {
+        return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", ld->out->path);
+    }
+    return true;
+}
+
+static int repro_rundir_by_signature_only(const void *a, const void *b) {
+    const repro_rundir_input *x = a, *y = b;
+    return strcmp(x->f.finding.signature, y->f.finding.signature);
+}
+
+/* The bucket of every input of one signature's run: the small files
+ * their own, the large ones that of the first small one (else of the
+ * first large one, read whole). */
+static bool repro_rundir_bucket_run(repro_rundir_loader *ld, repro_rundir_input *run, size_t n) {
+    const repro_rundir_input *known = NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (run[k].f.bytes <= REPRO_RUNDIR_WHOLE_MAX) {
+            if (!repro_rundir_bucket_input(ld, &run[k])) {
+                return false;
+            }
+            known = known != NULL ? known : &run[k];
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (run[k].f.bytes <= REPRO_RUNDIR_WHOLE_MAX) {
+            continue;
+        }
+        if (known == NULL) {
+            if (!repro_rundir_bucket_input(ld, &run[k])) {
+                return false;
+            }
+            known = &run[k];
+        } else if (known != &run[k]) {
+            snprintf(run[k].bucket, sizeof run[k].bucket, "%s", known->bucket);
+            run[k].stale = known->stale != NULL ? strdup(known->stale) : NULL;
+            if (known->stale != NULL && run[k].stale == NULL) {
+                return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", ld->out->path);
+            }
+        }
+    }
+    return true;
+}
+
+static bool repro_rundir_bucket_inputs(repro_rundir_loader *ld) {
+    repro_rundir_inputs *in = &ld->inputs;
+    qsort(in->items, in->n, sizeof *in->items, repro_rundir_by_signature_only);
+    for (size_t from = 0, to; from < in->n; from = to) {
+        const char *sig = in->items[from].f.finding.signature;
+        for (to = from + 1; to < in->n && strcmp(in->items[to].f.finding.signature, sig) == 0;) {
+            to++;
+        }
+        if (!repro_rundir_bucket_run(ld, &in->items[from], to - from)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- grouping ---------------------------------------------------------- */
 
-/* By signature; within one, the failures before the minimized ones, then
- * the order of the files (their paths are sorted). */
+/* Whether two inputs are of one group: signature and bucket. */
+static int repro_rundir_group_cmp(const repro_rundir_input *x, const repro_rundir_input *y) {
+    int c = strcmp(x->f.finding.signature, y->f.finding.signature);
+    return c != 0 ? c : strcmp(x->bucket, y->bucket);
+}
+
+/* By signature and bucket; within one, the failures before the minimized
+ * ones, then the order of the files (their paths are sorted). */
 static int repro_rundir_by_signature(const void *a, const void *b) {
     const repro_rundir_input *x = a, *y = b;
-    int c = strcmp(x->f.finding.signature, y->f.finding.signature);
+    int c = repro_rundir_group_cmp(x, y);
     if (c != 0) {
         return c;
     }
@@ -180,7 +260,7 @@ static const repro_rundir_input *repro_rundir_pick(const repro_rundir_input *run
     return best;
 }
 
-/* The signature of one run of inputs with one signature. */
+/* The signature of one run of inputs with one signature and bucket. */
 static bool repro_rundir_signature_of(const repro_rundir_input *run, size_t n,
                                       const triage_baseline *baseline, repro_rundir_signature *s) {
     const repro_rundir_input *repro = repro_rundir_pick(run, n, true);
@@ -198,8 +278,16 @@ static bool repro_rundir_signature_of(const repro_rundir_input *run, size_t n,
     s->smallest_bytes = smallest->f.bytes;
     s->smallest_bs = smallest->f.bs;
     s->first_difference = smallest->f.first_difference;
+    snprintf(s->bucket_key, sizeof s->bucket_key, "%s", smallest->bucket);
     triage_baseline_lookup(baseline, &s->finding, &s->baseline);
-    return s->smallest != NULL && (repro == NULL || s->repro != NULL);
+    if (smallest->stale != NULL) {
+        /* what it records is not what it shows: new, whatever the
+         * baseline says of the signature it claims */
+        s->stale = strdup(smallest->stale);
+        s->baseline = (triage_baseline_entry){.known = false};
+    }
+    return s->smallest != NULL && (repro == NULL || s->repro != NULL) &&
+           (smallest->stale == NULL || s->stale != NULL);
 }
 
 /* Earliest first; a signature never timed (no "found") after the timed
@@ -231,14 +319,17 @@ static bool repro_rundir_group(repro_rundir_loader *ld, const triage_baseline *b
     if (in->n == 0) {
         return true;
     }
+    if (!repro_rundir_bucket_inputs(ld)) {
+        return false;
+    }
     qsort(in->items, in->n, sizeof *in->items, repro_rundir_by_signature);
     r->sigs = calloc(in->n, sizeof *r->sigs);
     if (r->sigs == NULL) {
         return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);
     }
     for (size_t from = 0, to; from < in->n; from = to) {
-        const char *sig = in->items[from].f.finding.signature;
-        for (to = from + 1; to < in->n && strcmp(in->items[to].f.finding.signature, sig) == 0;) {
+        for (to = from + 1;
+             to < in->n && repro_rundir_group_cmp(&in->items[to], &in->items[from]) == 0;) {
             to++;
         }
         repro_rundir_signature *into = &r->sigs[r->n_sigs++];
@@ -286,6 +377,9 @@ bool repro_rundir_load(const char *dir, const triage_baseline *baseline, repro_r
     bool ok = repro_rundir_detect(out, err) &&
               (!out->is_campaign || repro_rundir_read_campaign(out, err)) &&
               repro_rundir_read_inputs(&ld) && repro_rundir_group(&ld, baseline);
+    for (size_t k = 0; k < ld.inputs.n; k++) {
+        free(ld.inputs.items[k].stale);
+    }
     free(ld.inputs.items);
     harness_paths_free(&ld.failures);
     harness_paths_free(&ld.repros);

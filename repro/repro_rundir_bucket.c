@@ -11,11 +11,7 @@
 #include "gm_json.h"
 #include "repro.h"
 
-/* The bucket of signature `s`'s representative file, from the outputs it
- * recorded; a file whose recorded signature is not what those outputs give
- * (repro_check) gets the stale bucket, `s->stale` saying why, and is new
- * whatever the baseline said of the signature it claims. */
-static bool repro_rundir_bucket_of_file(repro_rundir_signature *s, char *out, size_t size) {
+bool repro_rundir_bucket_of(const char *path, char *out, size_t size, char **stale) {
     gm_limits limits;
     gm_limits_default(&limits);
     gm_doc doc;
@@ -23,15 +19,15 @@ static bool repro_rundir_bucket_of_file(repro_rundir_signature *s, char *out, si
     gm_error err = {0};
     char why[GM_ERROR_MSG_MAX];
     bool ok = true;
-    if (gm_json_read_file(s->smallest, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO) {
+    *stale = NULL;
+    if (gm_json_read_file(path, &limits, &doc, &err) && doc.kind == GM_DOC_REPRO) {
         triage_finding f;
         if (repro_check(&doc, &f, why, sizeof why)) {
             snprintf(out, size, "%s", f.bucket[0] != '\0' ? f.bucket : "-|-|-");
         } else {
             snprintf(out, size, "%s", REPRO_CHECK_STALE_BUCKET);
-            s->stale = strdup(why);
-            s->baseline = (triage_baseline_entry){.known = false};
-            ok = s->stale != NULL;
+            *stale = strdup(why);
+            ok = *stale != NULL;
         }
     } else {
         snprintf(out, size, "unreadable|-|-");
@@ -126,9 +122,7 @@ bool repro_rundir_bucket_build(repro_rundir *r, const triage_baseline *baseline,
     r->buckets = calloc(r->n_sigs + 1, sizeof *r->buckets);
     bool ok = r->buckets != NULL;
     for (size_t i = 0; ok && i < r->n_sigs; i++) {
-        char key[TRIAGE_BUCKET_MAX];
-        ok = repro_rundir_bucket_of_file(&r->sigs[i], key, sizeof key) &&
-             repro_rundir_bucket_add(r, i, key);
+        ok = repro_rundir_bucket_add(r, i, r->sigs[i].bucket_key);
     }
     for (size_t b = 0; ok && b < r->n_buckets; b++) {
         repro_rundir_bucket_ask(r, &r->buckets[b], baseline);

@@ -44,17 +44,15 @@ gmfuzz_efficacy_target(torch_none 0 0 torch_fused.py 2000 ENV GMFUZZ_TORCH_FAULT
 
 set(EFFICACY_STANDIN_ENV GMFUZZ_STANDIN_COMPILE_S=0.05 GMFUZZ_STANDIN_WIDE_S=0.5
     GMFUZZ_STANDIN_LOAD_S=0.01)
-foreach(fault scan_past_1000 swa_out_tile_pad page_cols_past_512 loc_sentinel_eq floor_div)
+# tok_guard_dropped and loc_sentinel_eq read through a dropped guard: the
+# stand-in reads what lies before the mapping, as the GPU kernel does
+# (specializing_cpu.py, _read_unguarded), not the mapping's own tail.
+foreach(fault scan_past_1000 swa_out_tile_pad page_cols_past_512 loc_sentinel_eq floor_div
+        tok_guard_dropped)
   gmfuzz_efficacy_target(standin_${fault} 1 3 specializing_cpu.py 20000
                          ENV GMFUZZ_SPEC_FAULT=${fault} ${EFFICACY_STANDIN_ENV}
                          ARGS --target-cache ${EFFICACY_TARGETS_OUT}/standin_${fault}.cache)
 endforeach()
-# A guard dropped before the mapping read: the stand-in (torch on the CPU)
-# raises IndexError for a token past the mapping where the Triton kernel
-# reads what lies there, a fourth bucket of its own.
-gmfuzz_efficacy_target(standin_tok_guard_dropped 1 4 specializing_cpu.py 20000
-                       ENV GMFUZZ_SPEC_FAULT=tok_guard_dropped ${EFFICACY_STANDIN_ENV}
-                       ARGS --target-cache ${EFFICACY_TARGETS_OUT}/standin_tok_guard_dropped.cache)
 # A fault of the bs-1 kernel alone: whether the class schedule meets bs 1
 # within 20,000 cases depends on how long the compiles before it took (its
 # budget of new classes is time), so this one compiles and loads for free.

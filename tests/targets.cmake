@@ -105,7 +105,7 @@ foreach(what raised:raise crashed:segfault hung:hang)
   string(REPLACE ":" ";" pair ${what})
   list(GET pair 0 class)
   list(GET pair 1 fault)
-  gmfuzz_target_test(survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-"
+  gmfuzz_target_test(survives_${fault} 1 "signature [a-z0-9_]+\\|target_${class}\\|-"
                      ENV GMFUZZ_TORCH_FAULT=${fault}
                      ARGS sweep ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --cases 200 --jobs 1 --seed 5
                           --batch 8 --time 300 --no-minimize
@@ -125,7 +125,7 @@ if(GMFUZZ_FUZZ_ACTIVE)
     string(REPLACE ":" ";" pair ${what})
     list(GET pair 0 class)
     list(GET pair 1 fault)
-    gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z_]+\\|target_${class}\\|-" LABELS fuzz
+    gmfuzz_target_test(fuzz_survives_${fault} 1 "signature [a-z0-9_]+\\|target_${class}\\|-" LABELS fuzz
                        ENV GMFUZZ_TORCH_FAULT=${fault}
                        ARGS fuzz ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --runs 100 --jobs 1 --seed 5
                             --time 300 --stall-timeout 300 --stop-on-new --no-minimize
@@ -138,7 +138,7 @@ if(GMFUZZ_FUZZ_ACTIVE)
                           --stop-on-new --no-minimize --out ${GMFUZZ_TARGETS_OUT}/fuzz_unbatched)
 endif()
 # ... and a raise when the worker stages a placed batch, as on CUDA.
-gmfuzz_target_test(survives_raise_staged 1 "signature [a-z_]+\\|target_raised\\|-"
+gmfuzz_target_test(survives_raise_staged 1 "signature [a-z0-9_]+\\|target_raised\\|-"
                    ENV GMFUZZ_TORCH_FAULT=raise GMFUZZ_WORKER_IN_PLACE=0
                    ARGS sweep ${TORCH_CPU} --target-timeout 2 --target-compile-timeout 3 --cases 200 --jobs 1 --seed 5
                         --batch 8 --time 300 --no-minimize
@@ -211,7 +211,7 @@ gmfuzz_target_test(crash_once_is_unreliable 0 "unreliable .*: 1 crash, 0 hangs,"
                    ENV GMFUZZ_TEST_JIT_DIR=${GMFUZZ_TARGETS_OUT}/crash_once_is_unreliable/jit
                    ARGS sweep --target ${SILENT_TARGET}:crashes_once ${JIT_ARGS}
                         --out ${GMFUZZ_TARGETS_OUT}/crash_once_is_unreliable)
-gmfuzz_target_test(real_hang_is_confirmed 1 "signature [a-z_]+\\|target_hung\\|-"
+gmfuzz_target_test(real_hang_is_confirmed 1 "signature [a-z0-9_]+\\|target_hung\\|-"
                    ARGS sweep --target ${SILENT_TARGET}:hangs ${JIT_ARGS} --target-compile-timeout 3
                         --stop-on-new --out ${GMFUZZ_TARGETS_OUT}/real_hang_is_confirmed)
 

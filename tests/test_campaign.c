@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "campaign_baseline.h"
+#include "campaign_checked.h"
 #include "campaign_failures.h"
 #include "campaign_lock.h"
 #include "campaign_log.h"
@@ -444,6 +445,69 @@ static void test_summary_crashes_and_nothing(void) {
     free(text);
 }
 
+/* ---- what was checked ---------------------------------------------------- */
+
+/* A running job whose target started at `started` and last answered at
+ * `answered` (campaign clock). */
+static campaign_worker checked_job(const char *name, double started, double answered) {
+    campaign_worker w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.name, sizeof w.name, "%s", name);
+    w.proc.running = true;
+    w.stats.target_started = true;
+    w.started_s = started;
+    w.target_started_s = started;
+    w.answer_seen_s = answered;
+    return w;
+}
+
+/* The problem of a campaign of `n` jobs that checked cases, judged at 40 s. */
+static void checked_problem(const campaign_worker *jobs, int n, char *out, size_t size) {
+    campaign_checked_wait wait;
+    memset(&wait, 0, sizeof wait);
+    for (int i = 0; i < n; i++) {
+        campaign_checked_note(&wait, &jobs[i], 40.0);
+    }
+    campaign_target_tally tally = {.checked = 1000, .answered = 900, .counted_runs = 1};
+    campaign_checked_facts f = {.target = &tally, .execs = 1000, .workers = jobs, .n_workers = n,
+                                .budget_s = 40, .budget_ended = true, .external = true};
+    char in_flight[256];
+    campaign_checked_judge(&f, &wait, out, size, in_flight, sizeof in_flight);
+}
+
+static void test_checked_waits(void) {
+    char problem[1024];
+    /* One job that waited 30 of the 38 s its target had: the problem. */
+    campaign_worker one = checked_job("job-0", 2.0, 10.0);
+    checked_problem(&one, 1, problem, sizeof problem);
+    CHECK_STR_CONTAINS(problem, "most of the budget went into one unanswered wait: job-0 had "
+                                "waited 30.0 s of the 38.0 s its target had");
+    /* One of sixteen jobs compiling a wide kernel while fifteen check
+     * cases (the H200's cold campaigns): no problem. */
+    campaign_worker many[16];
+    many[0] = checked_job("job-0", 2.0, 10.0);
+    for (int i = 1; i < 16; i++) {
+        many[i] = checked_job("job-x", 2.0, 39.5);
+    }
+    checked_problem(many, 16, problem, sizeof problem);
+    CHECK(problem[0] == '\0');
+    /* Twelve of sixteen waiting: most of the jobs' time. */
+    for (int i = 1; i < 12; i++) {
+        many[i] = checked_job("job-y", 2.0, 12.0);
+    }
+    checked_problem(many, 16, problem, sizeof problem);
+    CHECK_STR_CONTAINS(problem, "most of the jobs' time went into unanswered waits: 12 of 16 "
+                                "jobs were waiting on their target when the budget ended, 338.0 s "
+                                "of the 608.0 s their targets had since their start-ups (the "
+                                "longest: job-0, 30.0 s)");
+    /* Waits under 5 s are the jobs' rhythm, however many. */
+    for (int i = 0; i < 16; i++) {
+        many[i] = checked_job("job-z", 30.0, 35.5);
+    }
+    checked_problem(many, 16, problem, sizeof problem);
+    CHECK(problem[0] == '\0');
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: test_campaign WORK_DIR DATA_DIR KNOWN_JSON\n");
@@ -462,5 +526,6 @@ int main(int argc, char **argv) {
     GM_RUN(test_slug);
     GM_RUN(test_summary_findings);
     GM_RUN(test_summary_crashes_and_nothing);
+    GM_RUN(test_checked_waits);
     GM_TEST_END();
 }

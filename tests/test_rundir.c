@@ -7,6 +7,7 @@
  *                    signature with no failure), campaign.json, stats.jsonl
  *   SCRATCH/plain/   reproducers in nested folders, and a case file
  *   SCRATCH/bad-*    a bad campaign.json, a bad stats.jsonl
+ *   SCRATCH/split/   one signature's failures in two buckets
  *   SCRATCH/known.json  the baseline: one class accepted, one signature "bug"
  *
  * SCRATCH/camp, SCRATCH/known.json and SCRATCH/tampered.json (a
@@ -97,9 +98,10 @@ static void build_case(gm_case *c, const char *signature, size_t bs) {
 
 /* Runs the case of `signature` and writes its reproducer to SCRATCH/<rel>;
  * `tamper` (when true) changes a recorded fused value that the verdict
- * does not mention, so that a re-run disagrees with the file. */
+ * does not mention, so that a re-run disagrees with the file; `claim` (when
+ * not NULL) is the signature it records instead of its own (a stale file). */
 static void write_repro_as(const char *rel, const char *signature, size_t bs, const char *at,
-                           uint64_t execs, bool minimized, bool tamper) {
+                           uint64_t execs, bool minimized, bool tamper, const char *claim) {
     gm_case c;
     harness_run_result r;
     triage_finding f;
@@ -110,6 +112,9 @@ static void write_repro_as(const char *rel, const char *signature, size_t bs, co
     CHECK(harness_run_case(cpu, &c, GM_COMPARE_LIVE, &r, &err));
     triage_classify(&c, &r, &f);
     CHECK(strcmp(f.signature, signature) == 0);
+    if (claim != NULL) {
+        snprintf(f.signature, sizeof f.signature, "%s", claim);
+    }
     if (tamper) {
         gm_buffer_set(&r.fused.buf[GM_BUF_CU_SEQLENS_K], 0, 99);
     }
@@ -122,7 +127,7 @@ static void write_repro_as(const char *rel, const char *signature, size_t bs, co
 
 static void write_repro(const char *rel, const char *signature, size_t bs, const char *at,
                         uint64_t execs, bool minimized) {
-    write_repro_as(rel, signature, bs, at, execs, minimized, false);
+    write_repro_as(rel, signature, bs, at, execs, minimized, false, NULL);
 }
 
 #define CAMPAIGN_JSON                                                                      \
@@ -157,7 +162,7 @@ static void write_campaign_folder(void) {
                                    SAMPLE("3.5", "400") "\n{\"t\": 4.5, \"ex");
     write_text("camp/baseline.json", "{\"format\": \"gmfuzz-known-v1\"}\n"); /* not an input */
     /* for `gmfuzz show`: a recording this build does not reproduce */
-    write_repro_as("tampered.json", SIG_NTR, 1, "2026-11-29T12:00:00Z", 1, true, true);
+    write_repro_as("tampered.json", SIG_NTR, 1, "2026-11-29T12:00:00Z", 1, true, true, NULL);
 }
 
 static void write_baseline(void) {
@@ -491,6 +496,38 @@ static void test_empty_run(void) {
     repro_rundir_free(&r);
 }
 
+/* One signature whose files fall in two buckets (on the GPU, reads through
+ * a dropped guard see other garbage in every run): listed once per bucket,
+ * each with its own files, as the campaign's summary lists them
+ * (campaign_failures.h); the reports read what this gives. Here the second
+ * bucket is the stale one: a file that claims the signature its outputs do
+ * not give. */
+static void test_signature_in_two_buckets(void) {
+    char path[1024];
+    repro_rundir r;
+    gm_error err = {0};
+    remove_tree(fixture_path(path, sizeof path, "split"));
+    write_repro("split/failures/f-1.json", SIG_NTR, 2, "2026-11-29T12:00:01Z", 10, false);
+    write_repro("split/failures/f-2.json", SIG_NTR, 3, "2026-11-29T12:00:04Z", 40, false);
+    write_repro_as("split/failures/f-3.json", SIG_HOST, 1, "2026-11-29T12:00:02Z", 20, false,
+                   false, SIG_NTR);
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "split"), NULL, &r, &err));
+    CHECK_EQ_I64(r.n_sigs, 2);
+    CHECK_EQ_I64(r.n_buckets, 2);
+    CHECK_EQ_I64(r.inputs, 3);
+    for (size_t i = 0; i < r.n_sigs && r.n_sigs == 2; i++) {
+        const repro_rundir_signature *s = &r.sigs[i];
+        bool stale = strcmp(r.buckets[s->bucket].key, REPRO_CHECK_STALE_BUCKET) == 0;
+        CHECK(strcmp(s->finding.signature, SIG_NTR) == 0);
+        CHECK(strcmp(s->bucket_key, r.buckets[s->bucket].key) == 0);
+        CHECK((s->stale != NULL) == stale);
+        CHECK_EQ_I64(s->count, stale ? 1 : 2);
+        CHECK(ends_with(s->smallest, stale ? "split/failures/f-3.json" : "split/failures/f-1.json"));
+        CHECK(strcmp(s->first_seen, stale ? "2026-11-29T12:00:02Z" : "2026-11-29T12:00:01Z") == 0);
+    }
+    repro_rundir_free(&r);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_rundir SCRATCH_DIR\n");
@@ -510,6 +547,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_merged_campaign);
     GM_RUN(test_missing_folder);
     GM_RUN(test_empty_run);
+    GM_RUN(test_signature_in_two_buckets);
     harness_backend_close(cpu);
     GM_TEST_END();
 }

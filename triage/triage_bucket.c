@@ -148,6 +148,69 @@ static size_t triage_bucket_num_out_tokens(const gm_case *c) {
     return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
 }
 
+/* ---- spans: the differing elements of one buffer ------------------------ */
+
+void triage_bucket_span_init(triage_bucket_span *s, const gm_case *c, const gm_outputs *right,
+                             gm_buf_id id) {
+    const gm_buffer *b = &right->buf[id];
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->right = right;
+    s->id = id;
+    s->width = b->rank == 2 && b->dims[1] > 0 ? b->dims[1] : 1;
+}
+
+void triage_bucket_span_note(triage_bucket_span *s, size_t flat) {
+    size_t col = flat % s->width;
+    if (s->count++ == 0) {
+        s->first = flat;
+        s->min_col = col;
+    }
+    s->last = flat;
+    s->min_col = col < s->min_col ? col : s->min_col;
+    if (s->id == GM_BUF_SWA_OUT_CACHE_LOC) {
+        s->any_live = s->any_live || flat < triage_bucket_num_out_tokens(s->c);
+    } else if (s->id == GM_BUF_PAGE_TABLE || s->id == GM_BUF_SWA_PAGE_TABLE) {
+        s->any_live = s->any_live || gm_oracle_is_live(s->c, s->right, s->id, flat);
+    }
+}
+
+void triage_bucket_span_where(const triage_bucket_span *s, char *out, size_t size) {
+    switch (s->id) {
+    case GM_BUF_PAGE_TABLE:
+    case GM_BUF_SWA_PAGE_TABLE:
+        snprintf(out, size, "%s%s", s->any_live ? "live" : "tail",
+                 s->min_col >= TRIAGE_BUCKET_TILE ? "@cols>=512" : "");
+        break;
+    case GM_BUF_SWA_OUT_CACHE_LOC:
+        snprintf(out, size, "%s%s", s->any_live ? "slots" : "padding",
+                 s->first >= TRIAGE_BUCKET_TILE ? "@locs>=512" : "");
+        break;
+    case GM_BUF_CU_SEQLENS_K:
+    case GM_BUF_CU_SEQLENS_Q:
+        if (s->first == 0) {
+            snprintf(out, size, "head");
+        } else {
+            char rows[32];
+            triage_bucket_scan_rows(s->first - 1, s->last - 1, s->c->bs, &s->right->buf[s->id],
+                                    rows, sizeof rows);
+            snprintf(out, size, "live%s", rows);
+        }
+        break;
+    default: snprintf(out, size, "live"); break;
+    }
+}
+
+bool triage_bucket_same_shape(const gm_buffer *a, const gm_buffer *b) {
+    return a->present == b->present &&
+           (!a->present || (a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1]));
+}
+
+int64_t triage_bucket_low32(int64_t v) {
+    uint32_t u = (uint32_t)(uint64_t)v;
+    return u <= (uint32_t)INT32_MAX ? (int64_t)u : (int64_t)u - ((int64_t)1 << 32);
+}
+
 static void triage_bucket_where(const gm_case *c, const harness_run_result *r,
                                 const triage_bucket_seen *s, char *out, size_t size) {
     gm_buf_id id = s->first_id;

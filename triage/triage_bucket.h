@@ -109,6 +109,41 @@ const char *triage_bucket_buffer_name(const gm_case *c, gm_buf_id id);
 void triage_bucket_scan_rows(size_t first, size_t last, size_t rows, const gm_buffer *expected,
                              char *out, size_t size);
 
+/* The differing elements of one buffer, for a "where" that reads alike in
+ * every room that compares two outputs (a target against the model,
+ * triage_target.c; the C reference against torch, triage_drift.c): the
+ * page tables' region and 512-column tile, swa_out_cache_loc's slots or
+ * padding and 512-location tile, the scans' rows relative to the case. */
+#define TRIAGE_BUCKET_TILE 512 /* the kernels' BLOCK_P and BLOCK_O (docs/KERNEL_ABI.md) */
+
+typedef struct {
+    const gm_case *c;
+    const gm_outputs *right; /* the outputs held to be right: their cache_seqlens say
+                                which cells are live, their scan which rows carry */
+    gm_buf_id id;
+    size_t width;            /* row width (1 for a vector) */
+    size_t count;            /* elements noted */
+    size_t first, last;      /* flat index of the first and last noted */
+    size_t min_col;          /* the leftmost column noted */
+    bool any_live;           /* page tables: one attention reads; swa_out: a slot */
+} triage_bucket_span;
+
+/* An empty span of buffer `id`, whose row width `right`'s copy gives. */
+void triage_bucket_span_init(triage_bucket_span *s, const gm_case *c, const gm_outputs *right,
+                             gm_buf_id id);
+
+/* Notes element `flat` (row-major, in increasing order). */
+void triage_bucket_span_note(triage_bucket_span *s, size_t flat);
+
+/* The span's region, "live@cols>=512", "slots", "head", "live@edge1024"... */
+void triage_bucket_span_where(const triage_bucket_span *s, char *out, size_t size);
+
+/* Whether two copies of a buffer are both absent, or present in one shape. */
+bool triage_bucket_same_shape(const gm_buffer *a, const gm_buffer *b);
+
+/* The low 32 bits as a signed int32, without an implementation-defined cast. */
+int64_t triage_bucket_low32(int64_t v);
+
 /* Whether a key a baseline lists covers the bucket `key`: the same key, or
  * one of the form written before issue 23 that stands for it (an absolute
  * scan row range, "<target class>|-|-"; triage_bucket_compat.c). */

@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_oracle.h"
 #include "triage_bucket.h"
-
-/* The page-table columns and SWA write locations of one program's tile
- * (the kernels' BLOCK_P and BLOCK_O, docs/KERNEL_ABI.md). */
-#define TRIAGE_TARGET_TILE 512
 
 /* The relations of "how", weakest first: the strongest seen wins. */
 enum {
@@ -32,27 +27,16 @@ static const char *const triage_target_relations[] = {
     "-", "0_or_unwritten", "stale", "-1", "off_by_one", "low32", "other",
 };
 
-/* What the deviating elements of the first deviating buffer show. */
+/* What the deviating elements of the first deviating buffer show (where:
+ * triage_bucket_span, the model held right). */
 typedef struct {
-    const gm_case *c;
     const harness_run_result *r;
-    const gm_outputs *model; /* its cache_seqlens say which cells are live */
-    gm_buf_id id;
-    size_t width;           /* row width (1 for a vector) */
-    size_t first, last;     /* flat index of the first and last deviating elements */
-    size_t min_col;         /* page tables: the leftmost deviating column */
-    bool any_live;          /* page tables: one that attention reads; swa_out: a slot */
+    triage_bucket_span span;
     int relation;
     bool legacy_ok;         /* reference outputs to hold the target's against */
     bool unlike_legacy;     /* one holds another value than the reference wrote */
     bool like_legacy;       /* one holds the value the reference wrote */
 } triage_target_seen;
-
-/* The low 32 bits as a signed int32, without an implementation-defined cast. */
-static int64_t triage_target_low32(int64_t v) {
-    uint32_t u = (uint32_t)(uint64_t)v;
-    return u <= (uint32_t)INT32_MAX ? (int64_t)u : (int64_t)u - ((int64_t)1 << 32);
-}
 
 static int triage_target_relation(int64_t got, int64_t want, int64_t prior) {
     __int128 gap = (__int128)got - want;
@@ -71,15 +55,7 @@ static int triage_target_relation(int64_t got, int64_t want, int64_t prior) {
         return TRIAGE_TARGET_MINUS_ONE;
     }
     bool wide = want < INT32_MIN || want > INT32_MAX;
-    return wide && got == triage_target_low32(want) ? TRIAGE_TARGET_LOW32 : TRIAGE_TARGET_OTHER;
-}
-
-static size_t triage_target_num_out_tokens(const gm_case *c) {
-    const gm_swa *swa = &c->swa;
-    if (swa->out_cache_loc == NULL) {
-        return 0;
-    }
-    return swa->n_out < swa->out_len ? swa->n_out : swa->out_len;
+    return wide && got == triage_bucket_low32(want) ? TRIAGE_TARGET_LOW32 : TRIAGE_TARGET_OTHER;
 }
 
 /* Whether the target's value is the reference's. Where the reference holds
@@ -89,7 +65,7 @@ static void triage_target_legacy(triage_target_seen *s, size_t flat, int64_t got
     if (!s->legacy_ok) {
         return;
     }
-    int64_t ref = gm_buffer_get(&s->r->reference.buf[s->id], flat);
+    int64_t ref = gm_buffer_get(&s->r->reference.buf[s->span.id], flat);
     if (ref == got && ref != prior) {
         s->like_legacy = true;
     } else if (ref != got && ref != prior) {
@@ -101,21 +77,13 @@ static void triage_target_legacy(triage_target_seen *s, size_t flat, int64_t got
  * `got`, the buffer held `prior`. */
 static void triage_target_note(triage_target_seen *s, size_t flat, int64_t got, int64_t want,
                                int64_t prior) {
-    const gm_buffer *ref = &s->r->reference.buf[s->id];
-    size_t col = flat % s->width;
-    if (s->relation == 0) {
-        s->first = flat;
-        s->min_col = col;
+    gm_buf_id id = s->span.id;
+    const gm_buffer *ref = &s->r->reference.buf[id];
+    if (s->span.count == 0) {
         s->legacy_ok = s->r->reference.error == NULL && ref->present &&
-                       gm_buffer_count(ref) == gm_buffer_count(&s->r->fused.buf[s->id]);
+                       gm_buffer_count(ref) == gm_buffer_count(&s->r->fused.buf[id]);
     }
-    s->last = flat;
-    s->min_col = col < s->min_col ? col : s->min_col;
-    if (s->id == GM_BUF_SWA_OUT_CACHE_LOC) {
-        s->any_live = s->any_live || flat < triage_target_num_out_tokens(s->c);
-    } else if (s->id == GM_BUF_PAGE_TABLE || s->id == GM_BUF_SWA_PAGE_TABLE) {
-        s->any_live = s->any_live || gm_oracle_is_live(s->c, s->model, s->id, flat);
-    }
+    triage_bucket_span_note(&s->span, flat);
     triage_target_legacy(s, flat, got, prior);
     int rel = triage_target_relation(got, want, prior);
     s->relation = rel > s->relation ? rel : s->relation;
@@ -124,10 +92,10 @@ static void triage_target_note(triage_target_seen *s, size_t flat, int64_t got, 
 /* Goes over buffer `id`: false when the target wrote what the model did. */
 static bool triage_target_scan(triage_target_seen *s, const gm_outputs *model,
                                const gm_outputs *prior) {
-    const gm_buffer *want = &model->buf[s->id], *got = &s->r->fused.buf[s->id];
-    const gm_buffer *old = &prior->buf[s->id];
+    gm_buf_id id = s->span.id;
+    const gm_buffer *want = &model->buf[id], *got = &s->r->fused.buf[id];
+    const gm_buffer *old = &prior->buf[id];
     size_t n = gm_buffer_count(want);
-    s->width = want->rank == 2 && want->dims[1] > 0 ? want->dims[1] : 1;
     for (size_t k = 0; k < n; k++) {
         int64_t w = gm_buffer_get(want, k), g = gm_buffer_get(got, k);
         if (w != g) {
@@ -137,53 +105,21 @@ static bool triage_target_scan(triage_target_seen *s, const gm_outputs *model,
     return s->relation != 0;
 }
 
-static void triage_target_where(const triage_target_seen *s, char *out, size_t size) {
-    switch (s->id) {
-    case GM_BUF_PAGE_TABLE:
-    case GM_BUF_SWA_PAGE_TABLE:
-        snprintf(out, size, "%s%s", s->any_live ? "live" : "tail",
-                 s->min_col >= TRIAGE_TARGET_TILE ? "@cols>=512" : "");
-        break;
-    case GM_BUF_SWA_OUT_CACHE_LOC:
-        snprintf(out, size, "%s%s", s->any_live ? "slots" : "padding",
-                 s->first >= TRIAGE_TARGET_TILE ? "@locs>=512" : "");
-        break;
-    case GM_BUF_CU_SEQLENS_K:
-    case GM_BUF_CU_SEQLENS_Q:
-        if (s->first == 0) {
-            snprintf(out, size, "head");
-        } else {
-            char rows[32];
-            triage_bucket_scan_rows(s->first - 1, s->last - 1, s->c->bs, &s->model->buf[s->id],
-                                    rows, sizeof rows);
-            snprintf(out, size, "live%s", rows);
-        }
-        break;
-    default: snprintf(out, size, "live"); break;
-    }
-}
-
-/* Whether both the model and the target have buffer `id`, in one shape. */
-static bool triage_target_same_shape(const gm_outputs *model, const gm_outputs *got, gm_buf_id id) {
-    const gm_buffer *a = &model->buf[id], *b = &got->buf[id];
-    return a->present == b->present &&
-           (!a->present || (a->dims[0] == b->dims[0] && a->dims[1] == b->dims[1]));
-}
-
 /* The first buffer in which the target deviates from `model`, as a key. */
 static void triage_target_deviation(const gm_case *c, const harness_run_result *r,
                                     const gm_outputs *model, const gm_outputs *prior, char *out,
                                     size_t size) {
     for (int id = 0; id < GM_BUF_COUNT; id++) {
-        triage_target_seen s = {.c = c, .r = r, .model = model, .id = (gm_buf_id)id};
-        const char *what = triage_bucket_buffer_name(c, s.id);
-        if (!triage_target_same_shape(model, &r->fused, s.id)) {
+        triage_target_seen s = {.r = r};
+        triage_bucket_span_init(&s.span, c, model, (gm_buf_id)id);
+        const char *what = triage_bucket_buffer_name(c, (gm_buf_id)id);
+        if (!triage_bucket_same_shape(&model->buf[id], &r->fused.buf[id])) {
             snprintf(out, size, "target_deviates:%s|shape|-", what);
             return;
         }
         if (model->buf[id].present && triage_target_scan(&s, model, prior)) {
             char where[64];
-            triage_target_where(&s, where, sizeof where);
+            triage_bucket_span_where(&s.span, where, sizeof where);
             snprintf(out, size, "target_deviates:%s|%s|%s%s", what, where,
                      triage_target_relations[s.relation],
                      s.like_legacy && !s.unlike_legacy ? "=legacy" : "");
