@@ -5,7 +5,9 @@
  * not the buffers); a file up to 256 KiB is read whole too, for the bucket
  * its recorded outputs give; a larger one takes the bucket its name says
  * (repro_failure_name_key) where a file read has it, as the campaign does
- * (campaign_failures.c), else it is read whole too. The inputs are sorted by
+ * (campaign_failures.c), else it is read whole too: a reproducer of
+ * repros/ or of a plain folder, whose name holds no key, always is (an
+ * unminimized one can be megabytes: right before fast). The inputs are sorted by
  * signature and bucket, so that each group's inputs are one run of the
  * array; the minimized reproducers
  * of repros/ join the run of their signature (matched by their
@@ -203,14 +205,22 @@ static bool repro_rundir_bucket_run(repro_rundir_loader *ld, repro_rundir_input 
     return true;
 }
 
+/* The end of the run of inputs from `from` that `same` holds equal to it
+ * (the inputs sorted by it). */
+static size_t repro_rundir_run_end(const repro_rundir_inputs *in, size_t from,
+                                   int (*same)(const void *, const void *)) {
+    size_t to = from + 1;
+    while (to < in->n && same(&in->items[to], &in->items[from]) == 0) {
+        to++;
+    }
+    return to;
+}
+
 static bool repro_rundir_bucket_inputs(repro_rundir_loader *ld) {
     repro_rundir_inputs *in = &ld->inputs;
     qsort(in->items, in->n, sizeof *in->items, repro_rundir_by_signature_only);
     for (size_t from = 0, to; from < in->n; from = to) {
-        const char *sig = in->items[from].f.finding.signature;
-        for (to = from + 1; to < in->n && strcmp(in->items[to].f.finding.signature, sig) == 0;) {
-            to++;
-        }
+        to = repro_rundir_run_end(in, from, repro_rundir_by_signature_only);
         if (!repro_rundir_bucket_run(ld, &in->items[from], to - from)) {
             return false;
         }
@@ -221,7 +231,8 @@ static bool repro_rundir_bucket_inputs(repro_rundir_loader *ld) {
 /* ---- grouping ---------------------------------------------------------- */
 
 /* Whether two inputs are of one group: signature and bucket. */
-static int repro_rundir_group_cmp(const repro_rundir_input *x, const repro_rundir_input *y) {
+static int repro_rundir_group_cmp(const void *a, const void *b) {
+    const repro_rundir_input *x = a, *y = b;
     int c = strcmp(x->f.finding.signature, y->f.finding.signature);
     return c != 0 ? c : strcmp(x->bucket, y->bucket);
 }
@@ -342,10 +353,7 @@ static bool repro_rundir_group(repro_rundir_loader *ld, const triage_baseline *b
         return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);
     }
     for (size_t from = 0, to; from < in->n; from = to) {
-        for (to = from + 1;
-             to < in->n && repro_rundir_group_cmp(&in->items[to], &in->items[from]) == 0;) {
-            to++;
-        }
+        to = repro_rundir_run_end(in, from, repro_rundir_group_cmp);
         repro_rundir_signature *into = &r->sigs[r->n_sigs++];
         if (!repro_rundir_signature_of(&in->items[from], to - from, baseline, into)) {
             return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);
