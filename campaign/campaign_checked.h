@@ -37,6 +37,9 @@
 #define CAMPAIGN_CHECKED_SAY_S 2.0
 
 typedef struct {
+    /* The longest wait of any running job, a start-up's too (the sentence
+     * said at the end), and apart from it the longest of the started
+     * jobs' waits that count toward "most of the time" (`waiter`). */
     char job[32];          /* the job that waited longest when the budget ended; "" none */
     double wait_s;         /* how long it had waited */
     double target_s;       /* the time its target had had since its start-up */

@@ -163,10 +163,18 @@ static bool campaign_failures_bucket_of(const char *path, char *out, size_t size
     return ok;
 }
 
-/* The bucket a signature already has, or NULL. */
-static const char *campaign_failures_known_bucket(const campaign_failures *f, const char *sig) {
+/* The bucket of a signature already kept whose signature and bucket give
+ * the key of failure file `path`'s name (the bucket its job computed), or
+ * NULL: none, or a name without the key. */
+static const char *campaign_failures_known_bucket(const campaign_failures *f, const char *path,
+                                                  const char *sig) {
+    uint64_t key;
+    if (!repro_failure_name_parse(path, &key)) {
+        return NULL;
+    }
     for (size_t i = 0; i < f->n_sigs; i++) {
-        if (strcmp(f->sigs[i].signature, sig) == 0) {
+        if (strcmp(f->sigs[i].signature, sig) == 0 &&
+            repro_failure_name_key(sig, f->sigs[i].bucket) == key) {
             return f->sigs[i].bucket;
         }
     }
@@ -177,8 +185,10 @@ static const char *campaign_failures_known_bucket(const campaign_failures *f, co
  * few fields needed are read first (repro.h): an unminimized
  * failure can be megabytes, and the whole document would take the
  * driver's loop a second to build. The bucket needs the recorded outputs:
- * a small file is read whole for it; a large one of a known signature
- * takes that signature's bucket. */
+ * a small file is read whole for it; a large one takes the bucket its name
+ * says (repro_failure_name_key) when a file already read has it, and is
+ * read whole only for a signature and bucket not met before, as triage
+ * reads it (repro_rundir.c): the two give every file the same bucket. */
 static bool campaign_failures_read(campaign_failures *f, const char *path, struct timespec start) {
     struct stat st;
     static repro_fields fields;
@@ -192,7 +202,7 @@ static bool campaign_failures_read(campaign_failures *f, const char *path, struc
     }
     char computed[TRIAGE_BUCKET_MAX];
     const char *bucket = st.st_size > CAMPAIGN_FAILURES_WHOLE_MAX
-                             ? campaign_failures_known_bucket(f, fields.finding.signature)
+                             ? campaign_failures_known_bucket(f, path, fields.finding.signature)
                              : NULL;
     if (bucket == NULL && !campaign_failures_bucket_of(path, computed, sizeof computed)) {
         f->unreadable++;

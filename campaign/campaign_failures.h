@@ -1,7 +1,8 @@
 /* campaign_failures: what the engines' targets saved in DIR/failures/.
  *
  * fuzz_check writes every failing input there (an unminimized
- * gmfuzz-repro-v1, failure-<hash>-<pid>-<execs>.json, written atomically)
+ * gmfuzz-repro-v1, failure-<key>-<pid>-<execs>.json, the key a hash of
+ * its signature and bucket: repro.h; written atomically)
  * before the target aborts. The driver reads each new file once, groups
  * the files by their bucket (classified from the file's recorded outputs,
  * repro_recorded_finding) and "signature" field, and keeps for each signature the

@@ -13,21 +13,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gm_hash.h"
 #include "harness.h"
 #include "repro.h"
 #include "gm_file.h"
 
-/* FNV-1a, 64 bits: a stable hash of the signature for file names, the same
- * on every machine and build. */
-static uint64_t fuzz_check_hash(const char *s) { return gm_hash_fnv1a_string(s); }
-
-/* <dir>/failure-<hash of the signature>-<pid>-<execs>.json: one file per
- * signature and moment, and parallel jobs (pids) never collide. */
+/* <dir>/failure-<key>-<pid>-<execs>.json: one file per signature, bucket
+ * and moment, and parallel jobs (pids) never collide. The key (a stable
+ * hash of the signature and the bucket, repro.h) tells the driver and
+ * triage a large file's bucket without reading it whole. */
 static void fuzz_check_failure_path(const fuzz_check_config *cfg, const triage_finding *f, char *buf,
                                     size_t size) {
     snprintf(buf, size, "%s/failure-%016" PRIx64 "-%ld-%" PRIu64 ".json", cfg->failure_dir,
-             fuzz_check_hash(f->signature), (long)getpid(), cfg->execs);
+             repro_failure_name_key(f->signature, f->bucket), (long)getpid(), cfg->execs);
 }
 
 /* Writes the unminimized reproducer (repro_write: temporary file,

@@ -54,8 +54,8 @@ void repro_recorded_finding(const gm_doc *doc, triage_finding *out);
  * A stale or tampered "signature" field would hide a finding as known.
  * replay, show and export check each document here (after replaying it, so
  * that the recorded outputs are those of a new run); triage and report
- * (repro_rundir) check every file up to 256 KiB (a larger one takes its
- * signature's bucket) and give a stale one its own bucket
+ * (repro_rundir) check every file (one past 256 KiB whose name's key,
+ * repro_failure_name_key, matches a file read takes that file's bucket) and give a stale one its own bucket
  * (REPRO_CHECK_STALE_BUCKET) that no baseline accepts. The finding is classified from the recorded outputs and
  * verdict, as the campaign classified the run it saved.
  */
@@ -70,6 +70,19 @@ void repro_recorded_finding(const gm_doc *doc, triage_finding *out);
  * [a], recomputed [b])". `now` (may be NULL) receives the recomputed
  * finding. A document that is not a reproducer passes. */
 bool repro_check(const gm_doc *doc, triage_finding *now, char *why, size_t size);
+
+/* ---- failure file names (repro_failure_name.c) ---- */
+
+/* The key of a failure file's name, "failure-<key>-<pid>-<execs>.json"
+ * (16 hex digits): FNV-1a of "<signature>||<bucket>", as the job that wrote
+ * it classified the run. A reader that will not read a large file whole
+ * takes the bucket of a file it did read whose signature and bucket give
+ * the same key; files named before the key held the bucket match none. */
+uint64_t repro_failure_name_key(const char *signature, const char *bucket);
+
+/* The key of the file `path` names (its last component); false when the
+ * name is not "failure-<16 hex digits>-...". */
+bool repro_failure_name_parse(const char *path, uint64_t *key);
 
 /* ---- run folders (repro_rundir.c) ---- */
 
@@ -170,7 +183,7 @@ typedef struct {
 /* The signatures of one root cause (triage_bucket.h). Every file's bucket
  * is classified from the outputs it recorded (reproducers written before
  * buckets existed have one too; a file past 256 KiB takes the bucket of
- * its signature's smaller files), and a signature is kept per bucket: one
+ * a file read whose signature and bucket give its name's key), and a signature is kept per bucket: one
  * whose files fall in two buckets (reads through a dropped guard that see
  * other garbage each time) is listed in both, as the campaign's summary
  * lists it. */

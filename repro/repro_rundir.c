@@ -3,8 +3,11 @@
  *
  * Every reproducer is read with repro_fields (the fields triage needs,
  * not the buffers); a file up to 256 KiB is read whole too, for the bucket
- * its recorded outputs give (a larger one takes its signature's bucket, as
- * the campaign does: campaign_failures.h). The inputs are sorted by
+ * its recorded outputs give; a larger one takes the bucket its name says
+ * (repro_failure_name_key) where a file read has it, as the campaign does
+ * (campaign_failures.c), else it is read whole too: a reproducer of
+ * repros/ or of a plain folder, whose name holds no key, always is (an
+ * unminimized one can be megabytes: right before fast). The inputs are sorted by
  * signature and bucket, so that each group's inputs are one run of the
  * array; the minimized reproducers
  * of repros/ join the run of their signature (matched by their
@@ -156,47 +159,68 @@ static int repro_rundir_by_signature_only(const void *a, const void *b) {
     return strcmp(x->f.finding.signature, y->f.finding.signature);
 }
 
-/* The bucket of every input of one signature's run: the small files
- * their own, the large ones that of the first small one (else of the
- * first large one, read whole). */
-static bool repro_rundir_bucket_run(repro_rundir_loader *ld, repro_rundir_input *run, size_t n) {
-    const repro_rundir_input *known = NULL;
+/* An input of the run whose signature and bucket give the key `it`'s
+ * name holds (the bucket its job computed), or NULL. */
+static const repro_rundir_input *repro_rundir_same_key(const repro_rundir_input *run, size_t n,
+                                                       const repro_rundir_input *it) {
+    uint64_t key;
+    if (!repro_failure_name_parse(it->path, &key)) {
+        return NULL;
+    }
     for (size_t k = 0; k < n; k++) {
-        if (run[k].f.bytes <= REPRO_RUNDIR_WHOLE_MAX) {
-            if (!repro_rundir_bucket_input(ld, &run[k])) {
-                return false;
-            }
-            known = known != NULL ? known : &run[k];
+        if (run[k].bucket[0] != '\0' &&
+            repro_failure_name_key(run[k].f.finding.signature, run[k].bucket) == key) {
+            return &run[k];
+        }
+    }
+    return NULL;
+}
+
+/* The bucket of every input of one signature's run: a small file its own;
+ * a large one the bucket its name says when a file read has it (as the
+ * campaign gives it, campaign_failures.c), else its own, read whole. */
+static bool repro_rundir_bucket_run(repro_rundir_loader *ld, repro_rundir_input *run, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        if (run[k].f.bytes <= REPRO_RUNDIR_WHOLE_MAX && !repro_rundir_bucket_input(ld, &run[k])) {
+            return false;
         }
     }
     for (size_t k = 0; k < n; k++) {
         if (run[k].f.bytes <= REPRO_RUNDIR_WHOLE_MAX) {
             continue;
         }
-        if (known == NULL) {
+        const repro_rundir_input *same = repro_rundir_same_key(run, n, &run[k]);
+        if (same == NULL) {
             if (!repro_rundir_bucket_input(ld, &run[k])) {
                 return false;
             }
-            known = &run[k];
-        } else if (known != &run[k]) {
-            snprintf(run[k].bucket, sizeof run[k].bucket, "%s", known->bucket);
-            run[k].stale = known->stale != NULL ? strdup(known->stale) : NULL;
-            if (known->stale != NULL && run[k].stale == NULL) {
-                return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", ld->out->path);
-            }
+            continue;
+        }
+        snprintf(run[k].bucket, sizeof run[k].bucket, "%s", same->bucket);
+        run[k].stale = same->stale != NULL ? strdup(same->stale) : NULL;
+        if (same->stale != NULL && run[k].stale == NULL) {
+            return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", ld->out->path);
         }
     }
     return true;
+}
+
+/* The end of the run of inputs from `from` that `same` holds equal to it
+ * (the inputs sorted by it). */
+static size_t repro_rundir_run_end(const repro_rundir_inputs *in, size_t from,
+                                   int (*same)(const void *, const void *)) {
+    size_t to = from + 1;
+    while (to < in->n && same(&in->items[to], &in->items[from]) == 0) {
+        to++;
+    }
+    return to;
 }
 
 static bool repro_rundir_bucket_inputs(repro_rundir_loader *ld) {
     repro_rundir_inputs *in = &ld->inputs;
     qsort(in->items, in->n, sizeof *in->items, repro_rundir_by_signature_only);
     for (size_t from = 0, to; from < in->n; from = to) {
-        const char *sig = in->items[from].f.finding.signature;
-        for (to = from + 1; to < in->n && strcmp(in->items[to].f.finding.signature, sig) == 0;) {
-            to++;
-        }
+        to = repro_rundir_run_end(in, from, repro_rundir_by_signature_only);
         if (!repro_rundir_bucket_run(ld, &in->items[from], to - from)) {
             return false;
         }
@@ -207,7 +231,8 @@ static bool repro_rundir_bucket_inputs(repro_rundir_loader *ld) {
 /* ---- grouping ---------------------------------------------------------- */
 
 /* Whether two inputs are of one group: signature and bucket. */
-static int repro_rundir_group_cmp(const repro_rundir_input *x, const repro_rundir_input *y) {
+static int repro_rundir_group_cmp(const void *a, const void *b) {
+    const repro_rundir_input *x = a, *y = b;
     int c = strcmp(x->f.finding.signature, y->f.finding.signature);
     return c != 0 ? c : strcmp(x->bucket, y->bucket);
 }
@@ -328,10 +353,7 @@ static bool repro_rundir_group(repro_rundir_loader *ld, const triage_baseline *b
         return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);
     }
     for (size_t from = 0, to; from < in->n; from = to) {
-        for (to = from + 1;
-             to < in->n && repro_rundir_group_cmp(&in->items[to], &in->items[from]) == 0;) {
-            to++;
-        }
+        to = repro_rundir_run_end(in, from, repro_rundir_group_cmp);
         repro_rundir_signature *into = &r->sigs[r->n_sigs++];
         if (!repro_rundir_signature_of(&in->items[from], to - from, baseline, into)) {
             return gm_error_set(ld->err, GM_ERR_MEMORY, "%s: out of memory", r->path);

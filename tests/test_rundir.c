@@ -8,6 +8,7 @@
  *   SCRATCH/plain/   reproducers in nested folders, and a case file
  *   SCRATCH/bad-*    a bad campaign.json, a bad stats.jsonl
  *   SCRATCH/split/   one signature's failures in two buckets
+ *   SCRATCH/keyed/   a failure file past 256 KiB, named by its key
  *   SCRATCH/known.json  the baseline: one class accepted, one signature "bug"
  *
  * SCRATCH/camp, SCRATCH/known.json and SCRATCH/tampered.json (a
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "campaign_failures.h"
 #include "triage.h"
 #include "harness.h"
 #include "repro.h"
@@ -528,6 +530,65 @@ static void test_signature_in_two_buckets(void) {
     repro_rundir_free(&r);
 }
 
+/* A failure file past 256 KiB is not read whole when its name's key (the
+ * hash of its signature and the bucket its job computed) matches a file
+ * read: it takes that file's bucket, as the campaign gives it
+ * (campaign_failures.c), so that the summary and the reports count alike.
+ * The large file here records outputs that would make it stale if it
+ * were read whole: it is not. */
+static void test_large_file_by_key(void) {
+    char path[1024], rel[256];
+    repro_rundir r;
+    gm_error err = {0};
+    remove_tree(fixture_path(path, sizeof path, "keyed"));
+    write_repro("keyed/failures/failure-0000000000000000-1-10.json", SIG_NTR, 1, "2026-11-29T12:00:01Z", 10,
+                false);
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "keyed"), NULL, &r, &err));
+    char bucket[TRIAGE_BUCKET_MAX] = "";
+    if (r.n_sigs == 1) {
+        snprintf(bucket, sizeof bucket, "%s", r.sigs[0].bucket_key);
+    }
+    repro_rundir_free(&r);
+    campaign_failures fs;
+    campaign_failures_init(&fs);
+    CHECK_EQ_I64(campaign_failures_scan(&fs, fixture_path(path, sizeof path, "keyed/failures"),
+                                        (struct timespec){0, 0}),
+                 1);
+    snprintf(rel, sizeof rel, "keyed/failures/failure-%016llx-2-20.json",
+             (unsigned long long)repro_failure_name_key(SIG_NTR, bucket));
+    write_repro_as(rel, SIG_HOST, 30000, "2026-11-29T12:00:02Z", 20, false, false, SIG_NTR);
+    struct stat st;
+    CHECK(stat(fixture_path(path, sizeof path, rel), &st) == 0 && st.st_size > 256 * 1024);
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "keyed"), NULL, &r, &err));
+    CHECK_EQ_I64(r.n_sigs, 1);
+    if (r.n_sigs == 1) {
+        CHECK(strcmp(r.sigs[0].bucket_key, bucket) == 0);
+        CHECK_EQ_I64(r.sigs[0].count, 2);
+        CHECK(r.sigs[0].stale == NULL);
+    }
+    repro_rundir_free(&r);
+    /* the campaign's driver, which read the small file when it came, gives
+     * it the same bucket */
+    CHECK_EQ_I64(campaign_failures_scan(&fs, fixture_path(path, sizeof path, "keyed/failures"),
+                                        (struct timespec){0, 0}),
+                 0);
+    CHECK_EQ_I64(fs.n_sigs, 1);
+    if (fs.n_sigs == 1) {
+        CHECK(strcmp(fs.sigs[0].bucket, bucket) == 0);
+        CHECK_EQ_I64(fs.sigs[0].count, 2);
+    }
+    campaign_failures_free(&fs);
+    /* under another name it is read whole: stale */
+    char from[1024];
+    snprintf(from, sizeof from, "%s", path);
+    CHECK(rename(fixture_path(from, sizeof from, rel),
+                 fixture_path(path, sizeof path, "keyed/failures/failure-big.json")) == 0);
+    CHECK(repro_rundir_load(fixture_path(path, sizeof path, "keyed"), NULL, &r, &err));
+    CHECK_EQ_I64(r.n_sigs, 2);
+    CHECK_EQ_I64(repro_rundir_stale(&r), 1);
+    repro_rundir_free(&r);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_rundir SCRATCH_DIR\n");
@@ -548,6 +609,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_missing_folder);
     GM_RUN(test_empty_run);
     GM_RUN(test_signature_in_two_buckets);
+    GM_RUN(test_large_file_by_key);
     harness_backend_close(cpu);
     GM_TEST_END();
 }

@@ -12,7 +12,7 @@ gmfuzz_test(test_baseline SOURCES test_baseline.c LIBS gmfuzz_triage LABELS tria
 gmfuzz_test(test_signature SOURCES test_signature.c LIBS gmfuzz_triage LABELS triage
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors)
 # Writes the fixture folders the `gmfuzz triage` tests below read.
-gmfuzz_test(test_rundir SOURCES test_rundir.c LIBS gmfuzz_repro LABELS triage
+gmfuzz_test(test_rundir SOURCES test_rundir.c LIBS gmfuzz_repro gmfuzz_campaign LABELS triage
             ARGS ${CMAKE_CURRENT_BINARY_DIR}/rundir)
 set_tests_properties(test_rundir PROPERTIES FIXTURES_SETUP rundir)
 gmfuzz_test(test_minimize SOURCES test_minimize.c LIBS gmfuzz_minimize gmfuzz_repro LABELS triage
