@@ -167,8 +167,10 @@ static int cmd_sweep_job_loop(fuzz_harness *h, const cmd_sweep_job *j) {
     harness_gen_seed(&stream.g, j->seed * GM_HASH_GOLDEN);
     gm_case_init(&stream.shape);
     gm_error err = {0};
+    fuzz_sched_config sched = h->sched;
+    sched.by_runs = j->runs != 0; /* --cases: one fixed set of cases (fuzz_sched.h) */
     if (stream.by_class &&
-        !fuzz_sched_init(&stream.sched, &h->sched, j->seed, (unsigned)j->seed, &err)) {
+        !fuzz_sched_init(&stream.sched, &sched, j->seed, (unsigned)j->seed, &err)) {
         fprintf(stderr, "gmfuzz sweep-job: %s\n", err.msg);
         free(cases);
         free(ptrs);

@@ -52,6 +52,9 @@ bool fuzz_sched_budget_allows(const fuzz_sched_budget *b) {
     if (b->added < b->cfg.warm) {
         return true;
     }
+    if (b->cfg.by_runs) { /* the (added - warm + 1)-th class past the warm ones */
+        return (double)(b->added - b->cfg.warm + 1) <= b->cfg.budget * (double)b->runs;
+    }
     return b->jit_s <= b->cfg.budget * (fuzz_sched_now() - b->started);
 }
 
@@ -190,6 +193,7 @@ static bool fuzz_sched_next_run(fuzz_sched *s, gm_error *err) {
         s->current = fuzz_sched_pick_known(s);
         s->revisits++;
     }
+    s->budget.runs++;
     uint64_t share = s->budget.cfg.run * fuzz_sched_weight(s->known[s->current].region) / 100;
     s->left = share > 0 ? share : 1;
     return true;

@@ -16,6 +16,13 @@
  * The JIT time is what the target reports (harness_backend_jit_counts): a
  * target that reports none (builtin, torch) is never held back.
  *
+ * A sweep of a fixed number of cases (`--cases N`) counts runs instead of
+ * seconds (by_runs): past the first `warm`, a new class for every
+ * 1 / budget runs. A seed and a count are then one fixed set of cases on any
+ * machine, however long the compiles took: with seconds, how many classes
+ * 20,000 cases met (and whether a fault of the 7th one showed) went by the
+ * machine's speed.
+ *
  * New classes come from a stream of their own, seeded by the job: job k's
  * j-th new class is the same in every campaign with that seed (`gmfuzz
  * warm` compiles them ahead), and their regions rotate through the input
@@ -49,6 +56,7 @@ typedef struct {
     double budget;       /* FUZZ_SCHED_BUDGET */
     unsigned warm;       /* FUZZ_SCHED_WARM */
     uint64_t run;        /* FUZZ_SCHED_RUN */
+    bool by_runs;        /* the budget counts runs, not seconds (a fixed set of cases) */
 } fuzz_sched_config;
 
 /* The budget and the classes met: a set of class keys. */
@@ -59,6 +67,7 @@ typedef struct {
     double started;   /* monotonic seconds */
     double jit_s;     /* JIT seconds charged */
     uint64_t added;   /* new classes met */
+    uint64_t runs;    /* runs started (by_runs) */
 } fuzz_sched_budget;
 
 bool fuzz_sched_budget_init(fuzz_sched_budget *b, const fuzz_sched_config *cfg, gm_error *err);

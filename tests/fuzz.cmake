@@ -5,6 +5,8 @@ set(GMFUZZ_DICT ${PROJECT_SOURCE_DIR}/fuzz/gmfuzz.dict)
 gmfuzz_test(test_fuzz_decode SOURCES test_fuzz_decode.c LIBS gmfuzz_fuzz
             ARGS ${GMFUZZ_SHARED_DIR}/conformance/vectors LABELS fuzz)
 gmfuzz_test(test_fuzz_reuse SOURCES test_fuzz_reuse.c LIBS gmfuzz_fuzz LABELS fuzz)
+# The class schedule: sweep --cases is one fixed set of cases (issue 24 item 5).
+gmfuzz_test(test_fuzz_sched SOURCES test_fuzz_sched.c LIBS gmfuzz_fuzz LABELS fuzz)
 gmfuzz_test(test_fuzz_reach SOURCES test_fuzz_reach.c LIBS gmfuzz_fuzz ARGS ${GMFUZZ_DICT}
             LABELS fuzz)
 # The one description of the input space (core/gm_space.h) against the
