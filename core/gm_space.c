@@ -1,5 +1,6 @@
 #include "gm_space.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* What a class's terms multiply: a size of the case. */
@@ -239,4 +240,82 @@ void gm_space_ctx_of(const gm_case *c, gm_space_ctx *x) {
     x->full_size = (int64_t)(c->pool * c->width);
     x->mapping_len = c->has_swa ? (int64_t)c->swa.mapping_len : 0;
     x->out_len = c->has_swa && c->swa.has_out_len ? (int64_t)c->swa.out_len : 0;
+}
+
+/* ---- corners ---------------------------------------------------------------- */
+
+static void gm_space_corner_lens_below_int64(gm_case *c, uint64_t draw) {
+    /* offset = step + 1 = -(P + d): M + P - 1 = INT64_MIN - d - 1 */
+    int64_t step = -(int64_t)c->page_size - 1 - (int64_t)(draw % 3);
+    c->mode = GM_MODE_DRAFT_DECODE;
+    c->speculative_step_id = step >= INT32_MIN ? (int32_t)step : INT32_MIN;
+    for (size_t i = 0; i < c->bs; i++) {
+        c->seq_lens[i] = INT64_MIN;
+        if (c->seq_lens_cpu != NULL) {
+            c->seq_lens_cpu[i] = INT64_MIN;
+        }
+    }
+}
+
+/* A pool row r out of range whose r * width wraps to a small slot:
+ * for width = 2^s * odd (s >= 1), r = 2^(64 - s) gives 0 (row 0); for an
+ * odd width, its inverse modulo 2^64 gives 1 (Newton's iteration doubles
+ * the correct low bits each step: 3, 6, ..., 96). */
+static int64_t gm_space_wrapping_row(uint64_t width) {
+    if (width <= 1) {
+        return INT64_MIN; /* r * 1 is r: no such row (the kernel sees this one) */
+    }
+    if ((width & 1) == 0) {
+        unsigned s = 0;
+        for (uint64_t w = width; (w & 1) == 0; w >>= 1) {
+            s++;
+        }
+        uint64_t r = (uint64_t)1 << (64 - s);
+        return r >= ((uint64_t)1 << 63) ? INT64_MIN : (int64_t)r;
+    }
+    uint64_t inv = width;
+    for (int k = 0; k < 5; k++) {
+        inv *= 2 - width * inv;
+    }
+    return inv >= ((uint64_t)1 << 63) ? -(int64_t)(~inv) - 1 : (int64_t)inv;
+}
+
+static bool gm_space_corner_wrapped_rows(gm_case *c, uint64_t draw) {
+    if (c->mode == GM_MODE_DRAFT_DECODE) {
+        c->mode = GM_MODE_DECODE; /* draft_decode takes M from the device copy */
+    }
+    if (c->seq_lens_cpu == NULL && c->bs > 0) {
+        c->seq_lens_cpu = malloc(c->bs * sizeof(int64_t));
+        if (c->seq_lens_cpu == NULL) {
+            return false;
+        }
+    }
+    int64_t row = gm_space_wrapping_row((uint64_t)c->width);
+    int64_t offset = gm_case_seqlen_offset(c);
+    int64_t live = c->max_context_len > 0 ? c->max_context_len : 1;
+    for (size_t i = 0; i < c->bs; i++) {
+        c->req_pool_indices[i] = row;
+        c->seq_lens_cpu[i] = -offset; /* M = 0: the legacy slice is empty */
+        c->seq_lens[i] = -offset + 1 + (int64_t)((draw + i) % (uint64_t)live);
+    }
+    size_t pages = gm_case_max_num_pages(c);
+    c->has_max_seq_pages = true;
+    c->max_seq_pages = pages < 1 ? 1 : pages > INT32_MAX ? INT32_MAX : (int32_t)pages;
+    return true;
+}
+
+bool gm_space_corner_apply(unsigned k, gm_case *c, uint64_t draw) {
+    if (c->bs > 0 && (c->seq_lens == NULL || c->req_pool_indices == NULL)) {
+        return true; /* not a whole case: nothing to turn */
+    }
+    switch ((gm_space_corner)(k % GM_SPACE_CORNER_N)) {
+    case GM_SPACE_CORNER_LENS_BELOW_INT64: gm_space_corner_lens_below_int64(c, draw); return true;
+    case GM_SPACE_CORNER_WRAPPED_ROWS: return gm_space_corner_wrapped_rows(c, draw);
+    default: return true;
+    }
+}
+
+const char *gm_space_corner_name(unsigned k) {
+    static const char *const names[GM_SPACE_CORNER_N] = {"lens_below_int64", "wrapped_rows"};
+    return k < GM_SPACE_CORNER_N ? names[k] : NULL;
 }

@@ -22,6 +22,7 @@
 #ifndef GM_SPACE_H
 #define GM_SPACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -103,5 +104,35 @@ typedef enum {
  * for a mode whose seqlen_offset is `offset`. */
 int64_t gm_space_row_len(gm_space_rows rows, const gm_space_ctx *ctx, int64_t offset,
                          uint64_t draw);
+
+/* ---- corners: several rare values at once ---------------------------------- */
+
+/* Whole cases that independent draws almost never make, because each needs
+ * several rare values together. The fuzzer reaches them through its
+ * whole-array generators and mutations (a 60 s campaign did both); the
+ * sweep's generator and the case-level mutator make them here, so that
+ * neither depends on luck. Each keeps the case's sizes and arrays. */
+typedef enum {
+    /* draft_decode, every seq_len INT64_MIN and a speculative step that
+     * makes seqlen_offset <= -page_size: M + P - 1, a Python int on the
+     * legacy path, lies below int64 (a wide floor division, rounded). */
+    GM_SPACE_CORNER_LENS_BELOW_INT64,
+    /* every pool row out of range by a multiple of 2^64 / width, so that
+     * the fused kernel's wrapping int64 address lands back in the table
+     * (row 0, or slot 1 for an odd width); the host copy of seq_lens says
+     * every row is empty (M = 0: the legacy slice reads no row) while the
+     * device copy's rows are live; max_seq_pages given: the fused kernel
+     * reads the wrapped rows and writes live columns. A mismatch on an
+     * input out of bounds that no bounds check sees. */
+    GM_SPACE_CORNER_WRAPPED_ROWS,
+    GM_SPACE_CORNER_N
+} gm_space_corner;
+
+/* Makes `c` corner k's case (k taken modulo the count); `draw` varies it.
+ * False only when memory ran out (a host copy of seq_lens to add). */
+bool gm_space_corner_apply(unsigned k, gm_case *c, uint64_t draw);
+
+/* Corner k's name ("lens_below_int64"); NULL past the count. */
+const char *gm_space_corner_name(unsigned k);
 
 #endif

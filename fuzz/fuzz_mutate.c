@@ -12,7 +12,7 @@
 const char *fuzz_mutation_name(fuzz_mutation m) {
     static const char *const names[FUZZ_MUT_COUNT] = {
         "resize_batch", "seq_edge",  "sentinel",  "mode",      "page_size", "mapping_size",
-        "toggle",       "token_slot", "row_index", "out_count", "context",   "scalar",
+        "toggle",       "token_slot", "row_index", "out_count", "context",   "scalar",   "corner",
     };
     return (unsigned)m < FUZZ_MUT_COUNT ? names[m] : "?";
 }
@@ -552,6 +552,13 @@ static bool fuzz_mutate_scalar(gm_case *c, fuzz_rng *rng, gm_error *err) {
 
 /* ---- dispatch ---------------------------------------------------------- */
 
+/* A corner of the input space (gm_space_corner): several rare values at
+ * once, which single mutations reach only one after another. */
+static bool fuzz_mutate_corner(gm_case *c, fuzz_rng *rng, gm_error *err) {
+    unsigned k = (unsigned)fuzz_rng_below(rng, GM_SPACE_CORNER_N);
+    return gm_space_corner_apply(k, c, fuzz_rng_next(rng)) || fuzz_mutate_no_memory(err);
+}
+
 typedef bool (*fuzz_mutate_fn)(gm_case *c, fuzz_rng *rng, gm_error *err);
 
 bool fuzz_mutate_apply(gm_case *c, fuzz_mutation m, fuzz_rng *rng, gm_error *err) {
@@ -560,6 +567,7 @@ bool fuzz_mutate_apply(gm_case *c, fuzz_mutation m, fuzz_rng *rng, gm_error *err
         fuzz_mutate_mode,         fuzz_mutate_page_size,    fuzz_mutate_mapping_size,
         fuzz_mutate_toggle,       fuzz_mutate_token_slot,   fuzz_mutate_row_index,
         fuzz_mutate_out_count,    fuzz_mutate_context,      fuzz_mutate_scalar,
+        fuzz_mutate_corner,
     };
     if ((unsigned)m >= FUZZ_MUT_COUNT) {
         return gm_error_set(err, GM_ERR_USAGE, "fuzz_mutate: unknown mutation %d", (int)m);

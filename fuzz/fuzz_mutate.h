@@ -37,6 +37,7 @@ typedef enum {
     FUZZ_MUT_OUT_COUNT,
     FUZZ_MUT_CONTEXT,
     FUZZ_MUT_SCALAR,
+    FUZZ_MUT_CORNER,
     FUZZ_MUT_COUNT
 } fuzz_mutation;
 

@@ -361,6 +361,12 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
         c->init[GM_BUF_SWA_OUT_CACHE_LOC].kind = GM_INIT_FILL;
         c->init[GM_BUF_SWA_OUT_CACHE_LOC].fill = 5;
     }
+    if (harness_gen_chance(g, 1)) { /* a corner of several rare values at once */
+        unsigned k = (unsigned)harness_gen_range(g, 0, GM_SPACE_CORNER_N - 1);
+        if (!gm_space_corner_apply(k, c, harness_gen_next(g))) {
+            return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+        }
+    }
     return true;
 }
 

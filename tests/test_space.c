@@ -132,6 +132,56 @@ static void test_decoder_specials(void) {
     }
 }
 
+/* A whole case of `bs` rows, row width `width`, in `mode`. */
+static void corner_case(gm_case *c, gm_mode mode, size_t width, size_t bs) {
+    gm_case_init(c);
+    c->mode = mode;
+    c->page_size = 16;
+    c->max_context_len = (int32_t)width;
+    c->num_draft_tokens = 3;
+    c->speculative_step_id = 1;
+    c->pool = 4;
+    c->width = width;
+    c->bs = bs;
+    c->req_to_token = calloc(c->pool * c->width, sizeof(int32_t));
+    c->req_pool_indices = calloc(bs, sizeof(int64_t));
+    c->seq_lens = calloc(bs, sizeof(int64_t));
+    c->qlens = calloc(bs, sizeof(int32_t));
+}
+
+/* The corners are what they say, for every mode and row width. */
+static void test_corners(void) {
+    const size_t widths[] = {1, 2, 3, 4, 6, 7, 64, 100, 101, 4096};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        for (int m = 0; m < GM_MODE_COUNT; m++) {
+            gm_case c;
+            corner_case(&c, (gm_mode)m, widths[w], 3);
+            CHECK(gm_space_corner_apply(GM_SPACE_CORNER_WRAPPED_ROWS, &c, w));
+            int64_t offset = gm_case_seqlen_offset(&c);
+            CHECK(c.mode != GM_MODE_DRAFT_DECODE && c.seq_lens_cpu != NULL);
+            CHECK(c.has_max_seq_pages && (size_t)c.max_seq_pages == gm_case_max_num_pages(&c));
+            for (size_t i = 0; i < c.bs; i++) {
+                int64_t r = c.req_pool_indices[i];
+                uint64_t flat = (uint64_t)r * (uint64_t)c.width; /* the kernel's, wrapping */
+                CHECK(r < 0 || r >= (int64_t)c.pool);
+                CHECK(c.width == 1 || flat <= 1);
+                CHECK_EQ_I64(c.seq_lens_cpu[i] + offset, 0);
+                CHECK(c.seq_lens[i] + offset >= 1 && c.seq_lens[i] + offset <= c.max_context_len);
+            }
+            gm_case_free(&c);
+
+            corner_case(&c, (gm_mode)m, widths[w], 2);
+            CHECK(gm_space_corner_apply(GM_SPACE_CORNER_LENS_BELOW_INT64, &c, w));
+            CHECK_EQ_I64(c.mode, GM_MODE_DRAFT_DECODE);
+            CHECK(gm_case_seqlen_offset(&c) <= -c.page_size);
+            CHECK(c.seq_lens[0] == INT64_MIN && c.seq_lens[1] == INT64_MIN);
+            gm_case_free(&c);
+        }
+    }
+    CHECK(strcmp(gm_space_corner_name(GM_SPACE_CORNER_WRAPPED_ROWS), "wrapped_rows") == 0);
+    CHECK(gm_space_corner_name(GM_SPACE_CORNER_N) == NULL);
+}
+
 /* Unescapes the value of one `name="..."` line; returns its length. */
 static size_t dict_value(const char *line, uint8_t *out, size_t cap) {
     const char *q = strchr(line, '"');
@@ -234,6 +284,7 @@ int main(int argc, char **argv) {
     GM_RUN(test_tables);
     GM_RUN(test_issue_classes);
     GM_RUN(test_decoder_specials);
+    GM_RUN(test_corners);
     GM_RUN(test_dictionary);
     GM_TEST_END();
 }
