@@ -257,6 +257,11 @@ static void gm_space_corner_lens_below_int64(gm_case *c, uint64_t draw) {
     }
 }
 
+/* v as int64 modulo 2^64 (two's complement), without an out-of-range conversion. */
+static int64_t gm_space_as_int64(uint64_t v) {
+    return v >= ((uint64_t)1 << 63) ? -(int64_t)(~v) - 1 : (int64_t)v;
+}
+
 /* A pool row r out of range whose r * width wraps to a small slot:
  * for width = 2^s * odd (s >= 1), r = 2^(64 - s) gives 0 (row 0); for an
  * odd width, its inverse modulo 2^64 gives 1 (Newton's iteration doubles
@@ -270,14 +275,13 @@ static int64_t gm_space_wrapping_row(uint64_t width) {
         for (uint64_t w = width; (w & 1) == 0; w >>= 1) {
             s++;
         }
-        uint64_t r = (uint64_t)1 << (64 - s);
-        return r >= ((uint64_t)1 << 63) ? INT64_MIN : (int64_t)r;
+        return gm_space_as_int64((uint64_t)1 << (64 - s));
     }
     uint64_t inv = width;
     for (int k = 0; k < 5; k++) {
         inv *= 2 - width * inv;
     }
-    return inv >= ((uint64_t)1 << 63) ? -(int64_t)(~inv) - 1 : (int64_t)inv;
+    return gm_space_as_int64(inv);
 }
 
 static bool gm_space_corner_wrapped_rows(gm_case *c, uint64_t draw) {
