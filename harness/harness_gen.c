@@ -47,6 +47,10 @@ static int64_t harness_gen_class(harness_gen *g, gm_space_input in, const gm_cas
 #define HARNESS_GEN_TOKENS ((int64_t)1 << 19) /* pool * width */
 #define HARNESS_GEN_CORNER_SALT 0x636f726e657273ull   /* "corners": its own hash of the state */
 
+static bool harness_gen_no_memory(gm_error *err) {
+    return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+}
+
 /* A page size in 1..256: mostly the common ones, sometimes one of the
  * input space's (powers of two and their neighbours), sometimes any. */
 static int32_t harness_gen_page_size(harness_gen *g) {
@@ -330,8 +334,7 @@ static bool harness_gen_corner(const harness_gen *g, gm_case *c, gm_error *err) 
         return true;
     }
     unsigned k = (unsigned)((pick >> 32) % GM_SPACE_CORNER_N);
-    return gm_space_corner_apply(k, c, pick >> 8) ||
-           gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+    return gm_space_corner_apply(k, c, pick >> 8) || harness_gen_no_memory(err);
 }
 
 bool harness_gen_case(harness_gen *g, gm_case *c, gm_error *err) {
@@ -347,7 +350,7 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     c->seq_lens_cpu = malloc((c->bs + 1) * sizeof(int64_t));
     c->qlens = malloc((c->bs + 1) * sizeof(int32_t));
     if (!c->req_to_token || !c->req_pool_indices || !c->seq_lens || !c->seq_lens_cpu || !c->qlens) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+        return harness_gen_no_memory(err);
     }
     harness_gen_tokens(g, c, mapping_len);
     harness_gen_rows(g, c);
@@ -357,14 +360,14 @@ bool harness_gen_case_in(harness_gen *g, harness_gen_region region, gm_case *c, 
     }
     bool tiles = region == HARNESS_GEN_SWA_TILES;
     if ((harness_gen_chance(g, 60) || tiles) && !harness_gen_swa(g, c, mapping_len, tiles)) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+        return harness_gen_no_memory(err);
     }
     if (harness_gen_chance(g, 30)) {
         c->init[GM_BUF_PAGE_TABLE].kind = GM_INIT_FILL; /* stale contents */
         c->init[GM_BUF_PAGE_TABLE].fill = -7;
     }
     if (harness_gen_chance(g, 10) && !harness_gen_stale(g, c)) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+        return harness_gen_no_memory(err);
     }
     if (harness_gen_chance(g, 5)) { /* a page-table width given, at and around the table's */
         int64_t pages = (int64_t)gm_case_max_num_pages(c);
@@ -547,7 +550,7 @@ bool harness_gen_case_in_class(harness_gen *g, const gm_case *like, gm_case *c, 
     gm_case_free(c);
     gm_case_init(c);
     if (!memory) {
-        return gm_error_set(err, GM_ERR_MEMORY, "out of memory generating a case");
+        return harness_gen_no_memory(err);
     }
     return harness_gen_case_like(g, like, c, err); /* its sizes, new contents */
 }
