@@ -28,6 +28,13 @@ import subprocess
 import sys
 
 
+
+def md_text(cell):
+    """A markdown cell's text: report_escape_md's escapes undone (a path
+    with `_` in it is written `\\_`)."""
+    text = re.sub(r"\\(.)", r"\1", cell)
+    return text.replace("&lt;", "<").replace("&amp;", "&")
+
 def fail(msg):
     sys.exit("FAIL: " + msg)
 
@@ -86,7 +93,7 @@ def check_common(out, sources, merged):
             summary.get("corpus_merge") != rec["corpus_merge"]["method"]:
         fail(f"summary.json campaign: sources {summary.get('sources')!r}")
     md = open(os.path.join(out, "report.md")).read()
-    rows = re.findall(r"^\| [123] \| (\S+) \|", md, re.M)
+    rows = [md_text(cell) for cell in re.findall(r"^\| [123] \| (\S+) \|", md, re.M)]
     if "## Sources (3 campaigns merged)" not in md or rows != sources:
         fail(f"report.md: source lines {rows!r}")
     html = open(os.path.join(out, "report.html")).read()
