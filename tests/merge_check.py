@@ -28,12 +28,12 @@ import subprocess
 import sys
 
 
-
 def md_text(cell):
     """A markdown cell's text: report_escape_md's escapes undone (a path
     with `_` in it is written `\\_`)."""
     text = re.sub(r"\\(.)", r"\1", cell)
     return text.replace("&lt;", "<").replace("&amp;", "&")
+
 
 def fail(msg):
     sys.exit("FAIL: " + msg)
