@@ -1,11 +1,13 @@
 /* test_fuzz_inputs: what the fuzz codec tests share (test_fuzz_decode.c,
- * test_fuzz_reach.c): random byte strings shaped like a fuzzer's, and the
- * integers a case holds. */
+ * test_fuzz_reach.c, test_space.c): random byte strings shaped like a
+ * fuzzer's, the integers a case holds, and the values of a dictionary. */
 #ifndef TEST_FUZZ_INPUTS_H
 #define TEST_FUZZ_INPUTS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fuzz_rng.h"
 #include "gm_case.h"
@@ -29,6 +31,22 @@ static inline size_t test_fuzz_inputs_elements(const gm_case *c) {
     }
     for (int id = 0; id < GM_BUF_COUNT; id++) {
         n += c->init[id].len;
+    }
+    return n;
+}
+
+/* Unescapes the value of one `name="..."` line of a libFuzzer dictionary;
+ * returns its length. */
+static inline size_t test_fuzz_inputs_dict_value(const char *line, uint8_t *out, size_t cap) {
+    const char *q = strchr(line, '"');
+    size_t n = 0;
+    for (q = q != NULL ? q + 1 : ""; *q != '\0' && *q != '"' && n < cap; q++) {
+        if (q[0] == '\\' && q[1] == 'x') {
+            out[n++] = (uint8_t)strtoul((char[3]){q[2], q[3], 0}, NULL, 16);
+            q += 3;
+        } else {
+            out[n++] = (uint8_t)*q;
+        }
     }
     return n;
 }

@@ -69,21 +69,6 @@ static void dict_base_case(gm_case *c) {
     }
 }
 
-/* Unescapes the value of one `name="..."` line; returns its length. */
-static size_t dict_value(const char *line, uint8_t *out, size_t cap) {
-    const char *q = strchr(line, '"');
-    size_t n = 0;
-    for (q = q != NULL ? q + 1 : ""; *q != '\0' && *q != '"' && n < cap; q++) {
-        if (q[0] == '\\' && q[1] == 'x') {
-            out[n++] = (uint8_t)strtoul((char[3]){q[2], q[3], 0}, NULL, 16);
-            q += 3;
-        } else {
-            out[n++] = (uint8_t)*q;
-        }
-    }
-    return n;
-}
-
 /* The input of `base` with `record` inserted right after the header. */
 static gm_case dict_apply(const gm_case *base, const uint8_t *record, size_t len) {
     uint8_t *bytes = NULL, input[4096];
@@ -113,7 +98,7 @@ static void test_dictionary(void) {
         if (strncmp(line, "set_", 4) != 0 && strncmp(line, "fill_", 5) != 0) {
             continue;
         }
-        size_t len = dict_value(line, record, sizeof record);
+        size_t len = test_fuzz_inputs_dict_value(line, record, sizeof record);
         gm_case c = dict_apply(&base, record, len);
         records++;
         if (fuzz_encode_equal(&base, &c)) {

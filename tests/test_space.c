@@ -13,6 +13,7 @@
 #include "fuzz_value.h"
 #include "gm_space.h"
 #include "gm_test.h"
+#include "test_fuzz_inputs.h"
 
 static const char *dict_path;
 
@@ -182,21 +183,6 @@ static void test_corners(void) {
     CHECK(gm_space_corner_name(GM_SPACE_CORNER_N) == NULL);
 }
 
-/* Unescapes the value of one `name="..."` line; returns its length. */
-static size_t dict_value(const char *line, uint8_t *out, size_t cap) {
-    const char *q = strchr(line, '"');
-    size_t n = 0;
-    for (q = q != NULL ? q + 1 : ""; *q != '\0' && *q != '"' && n < cap; q++) {
-        if (q[0] == '\\' && q[1] == 'x') {
-            out[n++] = (uint8_t)strtoul((char[3]){q[2], q[3], 0}, NULL, 16);
-            q += 3;
-        } else {
-            out[n++] = (uint8_t)*q;
-        }
-    }
-    return n;
-}
-
 /* A record word (set_*, fill_*): its last byte selects a class of the
  * addressed array's domain directly (no wrap past the count), and its
  * name ends with that class's name. */
@@ -257,7 +243,7 @@ static void test_dictionary(void) {
         uint8_t w[64];
         bool record = strncmp(line, "set_", 4) == 0 || strncmp(line, "fill_", 5) == 0;
         bool raw = strncmp(line, "raw_", 4) == 0;
-        size_t len = record || raw ? dict_value(line, w, sizeof w) : 0;
+        size_t len = record || raw ? test_fuzz_inputs_dict_value(line, w, sizeof w) : 0;
         if (len == 0) {
             continue;
         }
