@@ -6,7 +6,8 @@
 #define FUSED_EXTENT_FN static __host__ __device__ __forceinline__
 #include "fused_extent.h"
 
-/* Rows of the scan that each thread of the scan block adds per chunk. */
+/* Rows of the scan that each thread of the scan block adds per chunk, and
+ * each lane of a one-warp scan at most. */
 #define FUSED_CUDA_SCAN_ITEMS 4
 
 /* Blocks per SM the kernel is compiled for: 8 x 256 threads fill an SM,
@@ -134,6 +135,15 @@ __host__ __device__ __forceinline__ T fused_cuda_load(const T *address) {
 #else
     return *address;
 #endif
+}
+
+/* Slots of swa_out_cache_loc a block writes: one a thread in the
+ * production kernel (its two dependent loads are one chain a thread; with
+ * a program's FUSED_SWA_OUT_BLOCK slots a block, each thread ran two
+ * chains in a row, longer than a row program's); the checked kernel keeps
+ * the programs' grouping. */
+static __host__ __device__ __forceinline__ int64_t fused_cuda_swa_out_width(bool production) {
+    return production ? FUSED_CUDA_THREADS : FUSED_SWA_OUT_BLOCK;
 }
 
 /* The production kernel's bounds argument: nothing (one byte of
@@ -281,7 +291,10 @@ static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
     const int64_t blocks_per_row =
         pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;
     const int64_t row_blocks = (p->bs + rows_per_block - 1) / rows_per_block * blocks_per_row;
-    const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_programs(p);
+    const int64_t swa_out_width = fused_cuda_swa_out_width(!checked);
+    const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_programs(p) == 0
+                                       ? 0
+                                       : (p->out_len + swa_out_width - 1) / swa_out_width;
     shape->swa_out_blocks = (uint32_t)swa_out_blocks;
     shape->blocks_per_row = (uint32_t)blocks_per_row;
     shape->rows_per_block = (uint32_t)rows_per_block;

@@ -5,18 +5,29 @@
  *
  * The grid (fused_cuda_shape), in this order so that the serial scan starts
  * first and never waits behind a wave of row blocks:
- *   block 0         the scan program: a block-wide prefix sum over chunks
- *                   of FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS rows,
- *                   carried from chunk to chunk (wrapping uint32, so any
- *                   grouping gives the CPU's sums bit for bit);
- *   SWA-out blocks  one per FUSED_SWA_OUT_BLOCK slots;
- *                   (a batch of at most 32 rows: one warp, no barrier);
+ *   block 0         the scan program: a batch of at most
+ *                   FUSED_CUDA_WARP_ROWS rows is one warp's, a run of
+ *                   consecutive rows a lane, no barrier; a larger one is a
+ *                   block-wide prefix sum over chunks of FUSED_CUDA_THREADS
+ *                   * FUSED_CUDA_SCAN_ITEMS rows, carried from chunk to
+ *                   chunk (wrapping uint32, so any grouping gives the CPU's
+ *                   sums bit for bit). Where the batch is one chunk, the
+ *                   production kernel's scan also writes cache_seqlens
+ *                   (FUSED_CUDA_LENS_IN_SCAN);
+ *   SWA-out blocks  the SWA-out programs' slots, fused_cuda_swa_out_width
+ *                   a block: one slot a thread in the production kernel,
+ *                   so that no thread waits for two chains of loads in a
+ *                   row; a program's FUSED_SWA_OUT_BLOCK in the checked one;
  *   row blocks      row programs, `threads_per_row` threads each. A narrow
  *                   page table packs several rows into one block; a wide
  *                   one spreads a row over `blocks_per_row` blocks, one page
  *                   per thread, so that every page's dependent loads (token,
- *                   then mapping) are in flight at once. The first thread
- *                   of a row's first block writes cache_seqlens.
+ *                   then mapping) are in flight at once. Unless the scan
+ *                   writes them, the first thread of a row's first block
+ *                   writes cache_seqlens.
+ *
+ * Which program writes an element is scheduling only: every value is
+ * computed by the same function of fused_program.h whichever writes it.
  *
  * FUSED_CUDA_READS_FIRST, defined by the includer, says whether a thread
  * issues an element's reads before its writes (the production kernel) or
@@ -29,6 +40,17 @@
  * checked variant: the buffers' allocations, fused_extents) and
  * FUSED_CUDA_EXTENTS(bounds) the table the accesses are checked against.
  */
+
+/* Rows of a batch that one warp scans alone (FUSED_CUDA_SCAN_ITEMS a lane). */
+#define FUSED_CUDA_WARP_ROWS (32 * FUSED_CUDA_SCAN_ITEMS)
+
+/* Whether the scan block writes cache_seqlens (its rows' lengths are the
+ * terms it reads anyway): in the production kernel, for a batch of one
+ * chunk, where it takes the length's load and store off the row programs'
+ * first warps; a larger batch's serial scan would only grow longer. The
+ * checked kernel keeps the host execution's order of accesses. */
+#define FUSED_CUDA_LENS_IN_SCAN(bs)                                                        \
+    (FUSED_CUDA_READS_FIRST && (bs) <= (int64_t)FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS)
 
 /* fused_row_page with both reads issued before the writes (see
  * fused_program.h): the mapping's round trip starts as soon as the token
@@ -77,7 +99,7 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
     int64_t pool_row;
     if (part == 0 && lane == 0 && !FUSED_CUDA_READS_FIRST) {
         pool_row = fused_row_begin(ctx, row);
-    } else if (part == 0 && lane == 0) {
+    } else if (part == 0 && lane == 0 && !FUSED_CUDA_LENS_IN_SCAN(FUSED_P(ctx)->bs)) {
         const int64_t seq = fused_row_seq_len(ctx, row);
         pool_row = fused_row_pool_index(ctx, row);
         fused_row_store_len(ctx, row, seq);
@@ -136,21 +158,48 @@ static __device__ __forceinline__ void fused_cuda_block_scan(uint32_t *k, uint32
     __syncthreads(); /* the shared totals are reused by the next chunk */
 }
 
-/* A batch of at most 32 rows: one warp, one row per lane, no barrier. */
+/* Scan row k: its sums, and its length where the scan writes them. */
+static __device__ __forceinline__ void fused_cuda_scan_row(FUSED_CTX *ctx, int64_t k,
+                                                           uint32_t k_sum, uint32_t q_sum) {
+    fused_scan_store(ctx, k, k_sum, q_sum);
+    if (FUSED_CUDA_LENS_IN_SCAN(FUSED_P(ctx)->bs)) {
+        fused_row_store_len(ctx, k, fused_row_seq_len(ctx, k));
+    }
+}
+
+/* A batch of at most FUSED_CUDA_WARP_ROWS rows: one warp, a run of
+ * consecutive rows a lane, no barrier (bs 33 to 128 took three of them in
+ * the block-wide scan). */
 static __device__ void fused_cuda_scan_warp(FUSED_CTX *ctx) {
     const int64_t bs = FUSED_P(ctx)->bs;
     const int lane = threadIdx.x;
-    const bool in = lane < bs;
-    const uint32_t k = fused_cuda_warp_scan(in ? fused_scan_k_term(ctx, lane) : 0u, lane);
-    const uint32_t q = fused_cuda_warp_scan(in ? fused_scan_q_term(ctx, lane) : 0u, lane);
-    if (in) {
-        fused_scan_store(ctx, lane, k, q);
+    const int items = (int)((bs + 31) >> 5);
+    const int64_t first = (int64_t)lane * items;
+    uint32_t term_k[FUSED_CUDA_SCAN_ITEMS], term_q[FUSED_CUDA_SCAN_ITEMS];
+    uint32_t own_k = 0, own_q = 0;
+#pragma unroll
+    for (int j = 0; j < FUSED_CUDA_SCAN_ITEMS; j++) {
+        const bool in = j < items && first + j < bs;
+        term_k[j] = in ? fused_scan_k_term(ctx, first + j) : 0u;
+        term_q[j] = in ? fused_scan_q_term(ctx, first + j) : 0u;
+        own_k += term_k[j];
+        own_q += term_q[j];
+    }
+    uint32_t k = fused_cuda_warp_scan(own_k, lane) - own_k;
+    uint32_t q = fused_cuda_warp_scan(own_q, lane) - own_q;
+#pragma unroll
+    for (int j = 0; j < FUSED_CUDA_SCAN_ITEMS; j++) {
+        k += term_k[j];
+        q += term_q[j];
+        if (j < items && first + j < bs) {
+            fused_cuda_scan_row(ctx, first + j, k, q);
+        }
     }
 }
 
 static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
     const int64_t bs = FUSED_P(ctx)->bs;
-    if (bs <= 32) {
+    if (bs <= FUSED_CUDA_WARP_ROWS) {
         if (threadIdx.x < 32) {
             fused_cuda_scan_warp(ctx);
         }
@@ -180,7 +229,7 @@ static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
             sum_k += term_k[j];
             sum_q += term_q[j];
             if (first + j < bs) {
-                fused_scan_store(ctx, first + j, sum_k, sum_q);
+                fused_cuda_scan_row(ctx, first + j, sum_k, sum_q);
             }
         }
         carry_k += total_k;
@@ -188,9 +237,10 @@ static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
     }
 }
 
-static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t program) {
-    const int64_t begin = program * FUSED_SWA_OUT_BLOCK;
-    int64_t end = begin + FUSED_SWA_OUT_BLOCK;
+static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t block) {
+    const int64_t width = fused_cuda_swa_out_width(FUSED_CUDA_READS_FIRST);
+    const int64_t begin = block * width;
+    int64_t end = begin + width;
     if (end > FUSED_P(ctx)->out_len) {
         end = FUSED_P(ctx)->out_len;
     }
@@ -205,11 +255,12 @@ __global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
                       fused_cuda_status *status) {
     FUSED_CTX ctx = {&args.p, FUSED_CUDA_EXTENTS(bounds), status};
     const int64_t b = blockIdx.x;
-    if (b == 0) {
-        fused_cuda_scan_block(&ctx);
-    } else if (b <= args.shape.swa_out_blocks) {
-        fused_cuda_swa_out_block(&ctx, b - 1);
-    } else {
+    /* The row blocks, most of the grid, are told apart with one test. */
+    if (b > args.shape.swa_out_blocks) {
         fused_cuda_row_block(&ctx, &args.shape, b - 1 - args.shape.swa_out_blocks);
+    } else if (b == 0) {
+        fused_cuda_scan_block(&ctx);
+    } else {
+        fused_cuda_swa_out_block(&ctx, b - 1);
     }
 }
