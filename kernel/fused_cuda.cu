@@ -291,10 +291,8 @@ static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
     const int64_t blocks_per_row =
         pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;
     const int64_t row_blocks = (p->bs + rows_per_block - 1) / rows_per_block * blocks_per_row;
-    const int64_t swa_out_width = fused_cuda_swa_out_width(!checked);
-    const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_programs(p) == 0
-                                       ? 0
-                                       : (p->out_len + swa_out_width - 1) / swa_out_width;
+    const int64_t swa_out_blocks =
+        fused_unchecked::fused_swa_out_groups(p, fused_cuda_swa_out_width(!checked));
     shape->swa_out_blocks = (uint32_t)swa_out_blocks;
     shape->blocks_per_row = (uint32_t)blocks_per_row;
     shape->rows_per_block = (uint32_t)rows_per_block;

@@ -74,11 +74,17 @@ FUSED_FN int64_t fused_num_out_tokens(const fused_params *p) {
     return p->n_out < p->out_len ? p->n_out : p->out_len;
 }
 
-FUSED_FN int64_t fused_swa_out_programs(const fused_params *p) {
+/* Groups of `width` slots that cover swa_out_cache_loc (none without it):
+ * the programs below, or a GPU build's blocks of another width. */
+FUSED_FN int64_t fused_swa_out_groups(const fused_params *p, int64_t width) {
     if (p->swa_out_cache_loc == 0 || p->out_len <= 0) {
         return 0;
     }
-    return (p->out_len + FUSED_SWA_OUT_BLOCK - 1) / FUSED_SWA_OUT_BLOCK;
+    return (p->out_len + width - 1) / width;
+}
+
+FUSED_FN int64_t fused_swa_out_programs(const fused_params *p) {
+    return fused_swa_out_groups(p, FUSED_SWA_OUT_BLOCK);
 }
 
 /* Row program i: the request's row r of req_to_token. */
