@@ -10,6 +10,18 @@
  * each lane of a one-warp scan at most. */
 #define FUSED_CUDA_SCAN_ITEMS 4
 
+/* Rows of a batch that one warp scans alone (FUSED_CUDA_SCAN_ITEMS a lane). */
+#define FUSED_CUDA_WARP_ROWS (32 * FUSED_CUDA_SCAN_ITEMS)
+
+/* Threads per block of the production kernel on a batch of at most
+ * FUSED_CUDA_WARP_ROWS rows, whose scan is one warp's and needs no block
+ * of FUSED_CUDA_THREADS: a block of 128 threads starts and ends sooner, and
+ * at (8, 128, 64) and (64, 128, 64) the launch took 0.05-0.09 us less
+ * (docs/KERNEL_ABI.md, seventh run). A larger batch keeps
+ * FUSED_CUDA_THREADS: with 128, its block-wide scan walked twice the
+ * chunks, and (1024, 64, 16) took 10 % longer. */
+#define FUSED_CUDA_SMALL_BATCH_THREADS 128
+
 /* Blocks per SM the kernel is compiled for: 8 x 256 threads fill an SM,
  * so a whole rebuild of the benchmark's largest shape is one wave. */
 #define FUSED_CUDA_MIN_BLOCKS 8
@@ -21,7 +33,7 @@ struct fused_cuda_shape {
     uint32_t swa_out_blocks; /* blocks holding SWA-out programs */
     uint32_t blocks_per_row; /* > 1 for wide page tables */
     uint32_t rows_per_block; /* > 1 for narrow page tables */
-    uint32_t row_shift;      /* log2 of the threads per row, 5..log2(FUSED_CUDA_THREADS) */
+    uint32_t row_shift;      /* log2 of the threads per row, 5..log2(a block's threads) */
 };
 
 /* fused_params as the kernels receive it: the same fields, ordered by when
@@ -137,13 +149,14 @@ __host__ __device__ __forceinline__ T fused_cuda_load(const T *address) {
 #endif
 }
 
-/* Slots of swa_out_cache_loc a block writes: one a thread in the
- * production kernel (its two dependent loads are one chain a thread; with
- * a program's FUSED_SWA_OUT_BLOCK slots a block, each thread ran two
+/* Slots of swa_out_cache_loc a block of `threads` writes: one a thread in
+ * the production kernel (its two dependent loads are one chain a thread;
+ * with a program's FUSED_SWA_OUT_BLOCK slots a block, each thread ran two
  * chains in a row, longer than a row program's); the checked kernel keeps
  * the programs' grouping. */
-static __host__ __device__ __forceinline__ int64_t fused_cuda_swa_out_width(bool production) {
-    return production ? FUSED_CUDA_THREADS : FUSED_SWA_OUT_BLOCK;
+static __host__ __device__ __forceinline__ int64_t fused_cuda_swa_out_width(bool production,
+                                                                           int64_t threads) {
+    return production ? threads : FUSED_SWA_OUT_BLOCK;
 }
 
 /* The production kernel's bounds argument: nothing (one byte of
@@ -263,6 +276,14 @@ static fused_cuda_params fused_cuda_params_of(const fused_params *a) {
     return p;
 }
 
+/* Threads per block of a launch: the checked kernel and a batch that the
+ * block-wide scan needs, FUSED_CUDA_THREADS (the scan and the checked
+ * kernel's grouping are written for it); else FUSED_CUDA_SMALL_BATCH_THREADS. */
+static uint32_t fused_cuda_block_threads(const fused_cuda_params *p, bool checked) {
+    return !checked && p->bs <= FUSED_CUDA_WARP_ROWS ? FUSED_CUDA_SMALL_BATCH_THREADS
+                                                     : FUSED_CUDA_THREADS;
+}
+
 /* A warp or more per row: the smallest power of two that covers the row's
  * pages, so narrow page tables share a block; past one block's threads, as
  * many blocks as it takes to give every page its own thread.
@@ -277,22 +298,22 @@ static fused_cuda_params fused_cuda_params_of(const fused_params *a) {
  * Returns the number of blocks of the grid (INT64 arithmetic: the caller
  * refuses more than INT_MAX before the shape's 32-bit fields are used). */
 static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
-                                   fused_cuda_shape *shape) {
+                                   uint32_t block_threads, fused_cuda_shape *shape) {
     int64_t pages = p->max_seq_pages;
     if (checked && p->page_table_stride >= 0 && pages > p->page_table_stride + 1) {
         pages = p->page_table_stride + 1;
     }
     uint32_t threads = 32, shift = 5;
-    while (threads < FUSED_CUDA_THREADS && threads < pages) {
+    while (threads < block_threads && threads < pages) {
         threads *= 2;
         shift++;
     }
-    const int64_t rows_per_block = FUSED_CUDA_THREADS / threads;
+    const int64_t rows_per_block = block_threads / threads;
     const int64_t blocks_per_row =
-        pages > FUSED_CUDA_THREADS ? (pages + FUSED_CUDA_THREADS - 1) / FUSED_CUDA_THREADS : 1;
+        pages > block_threads ? (pages + block_threads - 1) / block_threads : 1;
     const int64_t row_blocks = (p->bs + rows_per_block - 1) / rows_per_block * blocks_per_row;
-    const int64_t swa_out_blocks =
-        fused_unchecked::fused_swa_out_groups(p, fused_cuda_swa_out_width(!checked));
+    const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_groups(
+        p, fused_cuda_swa_out_width(!checked, block_threads));
     shape->swa_out_blocks = (uint32_t)swa_out_blocks;
     shape->blocks_per_row = (uint32_t)blocks_per_row;
     shape->rows_per_block = (uint32_t)rows_per_block;
@@ -310,7 +331,8 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     }
     fused_cuda_args args;
     args.p = fused_cuda_params_of(p);
-    const int64_t blocks = fused_cuda_shape_of(&args.p, checked != 0, &args.shape);
+    const uint32_t threads = fused_cuda_block_threads(&args.p, checked != 0);
+    const int64_t blocks = fused_cuda_shape_of(&args.p, checked != 0, threads, &args.shape);
     if (blocks > INT_MAX) {
         return cudaErrorInvalidConfiguration;
     }
@@ -329,6 +351,6 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     void *kernel_args[] = {&args, checked ? (void *)&extents : (void *)&none, &status_arg};
     const void *kernel = checked ? (const void *)fused_checked::fused_cuda_kernel
                                  : (const void *)fused_unchecked::fused_cuda_kernel;
-    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(FUSED_CUDA_THREADS),
+    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(threads),
                             kernel_args, 0, stream);
 }

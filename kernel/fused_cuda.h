@@ -37,7 +37,8 @@ typedef struct {
     int64_t len;
 } fused_cuda_status;
 
-/* Threads per block of every program. */
+/* Threads per block of every launch but the production kernel's on a
+ * small batch (FUSED_CUDA_SMALL_BATCH_THREADS, fused_cuda.cu). */
 #define FUSED_CUDA_THREADS 256
 
 /* Enqueues one launch. `status` (device memory) is required for the

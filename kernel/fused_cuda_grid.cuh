@@ -26,6 +26,12 @@
  *                   writes them, the first thread of a row's first block
  *                   writes cache_seqlens.
  *
+ * A block has FUSED_CUDA_THREADS threads, but in the production kernel on
+ * a batch of at most FUSED_CUDA_WARP_ROWS rows, FUSED_CUDA_SMALL_BATCH_THREADS
+ * (fused_cuda_block_threads): the host lays the rows and the SWA-out slots
+ * out for the launch's block, and the block-wide scan, the only code
+ * written for FUSED_CUDA_THREADS, runs only on a larger batch.
+ *
  * Which program writes an element is scheduling only: every value is
  * computed by the same function of fused_program.h whichever writes it.
  *
@@ -40,9 +46,6 @@
  * checked variant: the buffers' allocations, fused_extents) and
  * FUSED_CUDA_EXTENTS(bounds) the table the accesses are checked against.
  */
-
-/* Rows of a batch that one warp scans alone (FUSED_CUDA_SCAN_ITEMS a lane). */
-#define FUSED_CUDA_WARP_ROWS (32 * FUSED_CUDA_SCAN_ITEMS)
 
 /* Whether the scan block writes cache_seqlens (its rows' lengths are the
  * terms it reads anyway): in the production kernel, for a batch of one
@@ -205,6 +208,7 @@ static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
         }
         return;
     }
+    /* A batch this large is always launched in blocks of FUSED_CUDA_THREADS. */
     const int64_t chunk = (int64_t)FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS;
     uint32_t carry_k = 0, carry_q = 0;
     /* Every thread runs every chunk, so the barriers inside are uniform. */
@@ -238,7 +242,7 @@ static __device__ void fused_cuda_scan_block(FUSED_CTX *ctx) {
 }
 
 static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t block) {
-    const int64_t width = fused_cuda_swa_out_width(FUSED_CUDA_READS_FIRST);
+    const int64_t width = fused_cuda_swa_out_width(FUSED_CUDA_READS_FIRST, blockDim.x);
     const int64_t begin = block * width;
     int64_t end = begin + width;
     if (end > FUSED_P(ctx)->out_len) {
