@@ -15,11 +15,11 @@
 
 /* Threads per block of the production kernel on a batch of at most
  * FUSED_CUDA_WARP_ROWS rows, whose scan is one warp's and needs no block
- * of FUSED_CUDA_THREADS: a block of 128 threads starts and ends sooner, and
- * at (8, 128, 64) and (64, 128, 64) the launch took 0.05-0.09 us less
+ * of FUSED_CUDA_THREADS: with blocks of 128 threads, (8, 128, 64) and
+ * (64, 128, 64) took 0.01-0.03 of Triton's time less, warm
  * (docs/KERNEL_ABI.md, seventh run). A larger batch keeps
  * FUSED_CUDA_THREADS: with 128, its block-wide scan walked twice the
- * chunks, and (1024, 64, 16) took 10 % longer. */
+ * chunks, and (1024, 64, 16) took 10 % longer warm. */
 #define FUSED_CUDA_SMALL_BATCH_THREADS 128
 
 /* Blocks per SM the kernel is compiled for: 8 x 256 threads fill an SM,
