@@ -276,9 +276,10 @@ static fused_cuda_params fused_cuda_params_of(const fused_params *a) {
     return p;
 }
 
-/* Threads per block of a launch: the checked kernel and a batch that the
- * block-wide scan needs, FUSED_CUDA_THREADS (the scan and the checked
- * kernel's grouping are written for it); else FUSED_CUDA_SMALL_BATCH_THREADS. */
+/* Threads per block of a launch: FUSED_CUDA_THREADS for the checked kernel
+ * and for a batch too large for one warp's scan (the checked kernel's
+ * grouping and the block-wide scan are written for it), else
+ * FUSED_CUDA_SMALL_BATCH_THREADS. */
 static uint32_t fused_cuda_block_threads(const fused_cuda_params *p, bool checked) {
     return !checked && p->bs <= FUSED_CUDA_WARP_ROWS ? FUSED_CUDA_SMALL_BATCH_THREADS
                                                      : FUSED_CUDA_THREADS;
