@@ -26,7 +26,7 @@
  * so a whole rebuild of the benchmark's largest shape is one wave. */
 #define FUSED_CUDA_MIN_BLOCKS 8
 
-/* How the programs are laid out over the grid (fused_cuda_grid.cuh); 16
+/* How the programs are laid out over the grid (fused_cuda_grid.cuh); 24
  * bytes, the narrowest types that hold them (fused_cuda_launch checks the
  * grid against INT_MAX blocks first). */
 struct fused_cuda_shape {
@@ -34,6 +34,10 @@ struct fused_cuda_shape {
     uint32_t blocks_per_row; /* > 1 for wide page tables */
     uint32_t rows_per_block; /* > 1 for narrow page tables */
     uint32_t row_shift;      /* log2 of the threads per row, 5..log2(a block's threads) */
+    /* ceil(2^64 / blocks_per_row) where blocks_per_row > 1: a row block
+     * finds its row with a multiply-high by it, not a 32-bit division
+     * (fused_cuda_row_block) */
+    uint64_t row_reciprocal;
 };
 
 /* fused_params as the kernels receive it: the same fields, ordered by when
@@ -41,12 +45,12 @@ struct fused_cuda_shape {
  * from the constant bank, and every 64-byte line of it that a thread meets
  * for the first time is a miss it waits on, in order: the ABI's order puts
  * a row program's first values in five lines, this one in two (the
- * shape and the row's twelve values: 112 bytes; 0.1 us of the 2 to 2.6 us
+ * shape and the row's twelve values: 120 bytes; 0.1 us of the 2 to 2.6 us
  * that a launch of bs 1 to 64 takes, docs/KERNEL_ABI.md). The semantics see it
  * under fused_params' name (fused_program.h is compiled with
  * `fused_params` meaning this type, below), so they are written once. */
 struct fused_cuda_params {
-    /* after the 16-byte shape, the row program's path: its first loads,
+    /* after the 24-byte shape, the row program's path: its first loads,
      * its stores, the first thread's cache_seqlens */
     const int64_t *req_pool_indices;
     const int32_t *req_to_token;
@@ -85,8 +89,8 @@ struct fused_cuda_args {
 
 static_assert(sizeof(fused_cuda_params) == sizeof(fused_params),
               "fused_cuda_params holds every field of fused_params, once");
-static_assert(offsetof(fused_cuda_args, p.swa_mapping) == 112,
-              "the row program's values fill the first 112 bytes");
+static_assert(offsetof(fused_cuda_args, p.swa_mapping) == 120,
+              "the row program's values fill the first 120 bytes");
 
 namespace {
 
@@ -157,6 +161,14 @@ __host__ __device__ __forceinline__ T fused_cuda_load(const T *address) {
 static __host__ __device__ __forceinline__ int64_t fused_cuda_swa_out_width(bool production,
                                                                            int64_t threads) {
     return production ? threads : FUSED_SWA_OUT_BLOCK;
+}
+
+/* ceil(2^64 / d), d >= 2. Writing it r = (2^64 + e) / d with 0 <= e < d,
+ * hi64(n * r) = floor(n / d + n * e / (d * 2^64)), and the second term is
+ * below n / 2^64, so below 1 / d where n * d < 2^64: the multiply-high is
+ * n / d exactly for every 32-bit n and d. */
+static __host__ __forceinline__ uint64_t fused_cuda_reciprocal(uint64_t d) {
+    return UINT64_MAX / d + 1;
 }
 
 /* The production kernel's bounds argument: nothing (one byte of
@@ -319,6 +331,7 @@ static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
     shape->blocks_per_row = (uint32_t)blocks_per_row;
     shape->rows_per_block = (uint32_t)rows_per_block;
     shape->row_shift = shift;
+    shape->row_reciprocal = blocks_per_row > 1 ? fused_cuda_reciprocal((uint64_t)blocks_per_row) : 0;
     if (blocks_per_row > INT_MAX || swa_out_blocks > INT_MAX) {
         return (int64_t)INT_MAX + 1;
     }

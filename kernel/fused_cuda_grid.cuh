@@ -80,11 +80,13 @@ static __device__ __forceinline__ void fused_cuda_row_page(FUSED_CTX *ctx, int64
 
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
                                             int64_t block) {
-    /* 32-bit arithmetic (the grid has at most INT_MAX blocks) and shifts
-     * (threads_per_row is a power of two): a 64-bit division here sat on
-     * every row's path before its first load. */
+    /* 32-bit arithmetic (the grid has at most INT_MAX blocks), shifts
+     * (threads_per_row is a power of two) and a multiply-high for the
+     * division by blocks_per_row (fused_cuda_reciprocal): a 64-bit division
+     * here sat on every row's path before its first load, and a 32-bit one
+     * is still a dozen instructions. */
     const uint32_t b = (uint32_t)block, per_row = (uint32_t)shape->blocks_per_row;
-    const uint32_t group = per_row == 1 ? b : b / per_row;
+    const uint32_t group = per_row == 1 ? b : (uint32_t)__umul64hi(b, shape->row_reciprocal);
     const int64_t part = (int64_t)(b - group * per_row);
     const int slot = (int)(threadIdx.x >> shape->row_shift);
     const uint32_t threads_per_row = 1u << shape->row_shift;
