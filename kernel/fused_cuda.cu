@@ -297,9 +297,20 @@ static uint32_t fused_cuda_block_threads(const fused_cuda_params *p, bool checke
                                                      : FUSED_CUDA_THREADS;
 }
 
+/* Pages a thread of a row block takes: 2 in the production kernel where a
+ * row has at least two blocks' worth, so that each thread has two pages'
+ * chains of loads in flight (the row-work floor's best layout at
+ * (256, 1024, 64), where it took 0.01-0.02 of Triton's time less than one
+ * page a thread, cold; docs/KERNEL_ABI.md, tenth run); else 1. */
+static int fused_cuda_pages_per_thread(const fused_cuda_params *p, bool checked,
+                                       uint32_t block_threads) {
+    return !checked && p->max_seq_pages >= 2 * (int64_t)block_threads ? 2 : 1;
+}
+
 /* A warp or more per row: the smallest power of two that covers the row's
  * pages, so narrow page tables share a block; past one block's threads, as
- * many blocks as it takes to give every page its own thread.
+ * many blocks as it takes to give every page a thread (`per_thread` pages
+ * a thread, fused_cuda_pages_per_thread).
  *
  * The checked kernel gives threads only to the pages that can be in bounds
  * (up to the real row width) and one past them: its row loops stride over
@@ -311,7 +322,8 @@ static uint32_t fused_cuda_block_threads(const fused_cuda_params *p, bool checke
  * Returns the number of blocks of the grid (INT64 arithmetic: the caller
  * refuses more than INT_MAX before the shape's 32-bit fields are used). */
 static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
-                                   uint32_t block_threads, fused_cuda_shape *shape) {
+                                   uint32_t block_threads, int per_thread,
+                                   fused_cuda_shape *shape) {
     int64_t pages = p->max_seq_pages;
     if (checked && p->page_table_stride >= 0 && pages > p->page_table_stride + 1) {
         pages = p->page_table_stride + 1;
@@ -322,8 +334,8 @@ static int64_t fused_cuda_shape_of(const fused_cuda_params *p, bool checked,
         shift++;
     }
     const int64_t rows_per_block = block_threads / threads;
-    const int64_t blocks_per_row =
-        pages > block_threads ? (pages + block_threads - 1) / block_threads : 1;
+    const int64_t block_pages = (int64_t)block_threads * per_thread;
+    const int64_t blocks_per_row = pages > block_pages ? (pages + block_pages - 1) / block_pages : 1;
     const int64_t row_blocks = (p->bs + rows_per_block - 1) / rows_per_block * blocks_per_row;
     const int64_t swa_out_blocks = fused_unchecked::fused_swa_out_groups(
         p, fused_cuda_swa_out_width(!checked, block_threads));
@@ -346,7 +358,9 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
     fused_cuda_args args;
     args.p = fused_cuda_params_of(p);
     const uint32_t threads = fused_cuda_block_threads(&args.p, checked != 0);
-    const int64_t blocks = fused_cuda_shape_of(&args.p, checked != 0, threads, &args.shape);
+    const int per_thread = fused_cuda_pages_per_thread(&args.p, checked != 0, threads);
+    const int64_t blocks =
+        fused_cuda_shape_of(&args.p, checked != 0, threads, per_thread, &args.shape);
     if (blocks > INT_MAX) {
         return cudaErrorInvalidConfiguration;
     }
@@ -363,8 +377,9 @@ extern "C" cudaError_t fused_cuda_launch(const fused_params *p, int checked,
         fused_extents_of(p, &extents);
     }
     void *kernel_args[] = {&args, checked ? (void *)&extents : (void *)&none, &status_arg};
-    const void *kernel = checked ? (const void *)fused_checked::fused_cuda_kernel
-                                 : (const void *)fused_unchecked::fused_cuda_kernel;
+    const void *kernel = checked           ? (const void *)fused_checked::fused_cuda_kernel<1>
+                         : per_thread == 2 ? (const void *)fused_unchecked::fused_cuda_kernel<2>
+                                           : (const void *)fused_unchecked::fused_cuda_kernel<1>;
     return cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3(threads),
                             kernel_args, 0, stream);
 }

@@ -20,11 +20,13 @@
  *                   row; a program's FUSED_SWA_OUT_BLOCK in the checked one;
  *   row blocks      row programs, `threads_per_row` threads each. A narrow
  *                   page table packs several rows into one block; a wide
- *                   one spreads a row over `blocks_per_row` blocks, one page
- *                   per thread, so that every page's dependent loads (token,
- *                   then mapping) are in flight at once. Unless the scan
- *                   writes them, the first thread of a row's first block
- *                   writes cache_seqlens.
+ *                   one spreads a row over `blocks_per_row` blocks, PER
+ *                   pages a thread (the kernel's template argument: 2 in
+ *                   the production kernel where a row has two blocks'
+ *                   worth of pages, else 1), so that every page's dependent
+ *                   loads (token, then mapping) are in flight at once.
+ *                   Unless the scan writes them, the first thread of a
+ *                   row's first block writes cache_seqlens.
  *
  * A block has FUSED_CUDA_THREADS threads, but in the production kernel on
  * a batch of at most FUSED_CUDA_WARP_ROWS rows, FUSED_CUDA_SMALL_BATCH_THREADS
@@ -55,29 +57,60 @@
 #define FUSED_CUDA_LENS_IN_SCAN(bs)                                                        \
     (FUSED_CUDA_READS_FIRST && (bs) <= (int64_t)FUSED_CUDA_THREADS * FUSED_CUDA_SCAN_ITEMS)
 
-/* fused_row_page with both reads issued before the writes (see
- * fused_program.h): the mapping's round trip starts as soon as the token
- * is there. */
-static __device__ __forceinline__ void fused_cuda_row_page(FUSED_CTX *ctx, int64_t row,
-                                                           int64_t pool_row, int64_t page) {
+/* fused_row_page's work on pages first, first + step, ... of a row: PER
+ * of them, those below `pages` (the caller's loop has checked `first`).
+ * The production kernel issues every token's read, then every mapping
+ * slot's (each as soon as its token is there), then the stores, so that
+ * the PER chains of dependent loads are in flight at once; the checked
+ * kernel (PER 1) keeps the host execution's order. */
+template <int PER>
+static __device__ __forceinline__ void fused_cuda_row_pages(FUSED_CTX *ctx, int64_t row,
+                                                            int64_t pool_row, int64_t first,
+                                                            int64_t step, int64_t pages) {
     if (!FUSED_CUDA_READS_FIRST) {
-        fused_row_page(ctx, row, pool_row, page);
+        fused_row_page(ctx, row, pool_row, first);
         return;
     }
     const fused_params *p = FUSED_P(ctx);
-    if (fused_row_page_skipped(p, page)) {
+    /* A token is an int32 element of req_to_token, read widened: narrowed
+     * back exactly, it takes one register, and two pages' chains fit the
+     * kernel's 32 registers unspilled (as int64, 4 bytes spilled). */
+    bool in[PER];
+    int32_t tok[PER];
+    int64_t swa[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        const int64_t page = first + j * step;
+        in[j] = (j == 0 || page < pages) && !fused_row_page_skipped(p, page);
+        if (in[j]) {
+            tok[j] = (int32_t)fused_row_token(ctx, pool_row, page);
+        }
+    }
+    if (p->swa_page_table == 0) {
+#pragma unroll
+        for (int j = 0; j < PER; j++) {
+            if (in[j]) {
+                fused_row_store_page(ctx, row, first + j * step, tok[j]);
+            }
+        }
         return;
     }
-    const int64_t tok = fused_row_token(ctx, pool_row, page);
-    if (p->swa_page_table != 0) {
-        const int64_t swa = fused_row_slot(ctx, tok);
-        fused_row_store_page(ctx, row, page, tok);
-        fused_row_store_swa(ctx, row, page, swa);
-    } else {
-        fused_row_store_page(ctx, row, page, tok);
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        if (in[j]) {
+            swa[j] = fused_row_slot(ctx, tok[j]);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        if (in[j]) {
+            fused_row_store_page(ctx, row, first + j * step, tok[j]);
+            fused_row_store_swa(ctx, row, first + j * step, swa[j]);
+        }
     }
 }
 
+template <int PER>
 static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_shape *shape,
                                             int64_t block) {
     /* 32-bit arithmetic (the grid has at most INT_MAX blocks), shifts
@@ -112,10 +145,11 @@ static __device__ void fused_cuda_row_block(FUSED_CTX *ctx, const fused_cuda_sha
         pool_row = fused_row_pool_index(ctx, row);
     }
     const int64_t pages = FUSED_P(ctx)->max_seq_pages;
-    const int64_t stride = (int64_t)threads_per_row * shape->blocks_per_row;
-    for (int64_t page = part * threads_per_row + lane;
-         page < pages && !FUSED_CUDA_STOPPED(ctx); page += stride) {
-        fused_cuda_row_page(ctx, row, pool_row, page);
+    const int64_t span = (int64_t)threads_per_row * PER;
+    const int64_t stride = span * shape->blocks_per_row;
+    for (int64_t page = part * span + lane; page < pages && !FUSED_CUDA_STOPPED(ctx);
+         page += stride) {
+        fused_cuda_row_pages<PER>(ctx, row, pool_row, page, threads_per_row, pages);
     }
 }
 
@@ -255,6 +289,12 @@ static __device__ void fused_cuda_swa_out_block(FUSED_CTX *ctx, int64_t block) {
     }
 }
 
+/* PER: pages a thread of a row block takes (fused_cuda_pages_per_thread);
+ * one entry each, so that a launch of one page a thread runs none of the
+ * two-page code (the eighth run's build with both layouts behind a flag
+ * in one entry was 0.03-0.10 of Triton's time slower at launches it did
+ * not change, docs/KERNEL_ABI.md). */
+template <int PER>
 __global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
     fused_cuda_kernel(const __grid_constant__ fused_cuda_args args,
                       const __grid_constant__ FUSED_CUDA_BOUNDS bounds,
@@ -263,7 +303,7 @@ __global__ void __launch_bounds__(FUSED_CUDA_THREADS, FUSED_CUDA_MIN_BLOCKS)
     const int64_t b = blockIdx.x;
     /* The row blocks, most of the grid, are told apart with one test. */
     if (b > args.shape.swa_out_blocks) {
-        fused_cuda_row_block(&ctx, &args.shape, b - 1 - args.shape.swa_out_blocks);
+        fused_cuda_row_block<PER>(&ctx, &args.shape, b - 1 - args.shape.swa_out_blocks);
     } else if (b == 0) {
         fused_cuda_scan_block(&ctx);
     } else {
