@@ -74,7 +74,8 @@ static __device__ __forceinline__ void fused_cuda_row_pages(FUSED_CTX *ctx, int6
     const fused_params *p = FUSED_P(ctx);
     /* A token is an int32 element of req_to_token, read widened: narrowed
      * back exactly, it takes one register, and two pages' chains fit the
-     * kernel's 32 registers unspilled (as int64, 4 bytes spilled). */
+     * kernel's 32 registers unspilled (as int64, ptxas spilled 4 bytes for
+     * sm_90). */
     bool in[PER];
     int32_t tok[PER];
     int64_t swa[PER];
