@@ -47,11 +47,13 @@ struct fused_cuda_shape {
  * a row program's first values in five lines, this one in two before the
  * pool index's load (0.1 us of the 2 to 2.6 us that a launch of bs 1 to 64
  * takes, docs/KERNEL_ABI.md). From c[0x0][0x210] on sm_90, the shape and
- * the row's twelve values reach 0x287: the third line holds seqlen_offset
- * and swa_mapping, which a row reads after its token has arrived; moving
- * swa_mapping into the second line changed no cell (eleventh run). The
- * semantics see it under fused_params' name (fused_program.h is compiled
- * with `fused_params` meaning this type, below), so they are written once. */
+ * the row's twelve values reach 0x287: the third line holds seqlen_offset,
+ * which only a row's cache_seqlens writer reads (bs > 1,024), and
+ * swa_mapping, which a row reads after its token has arrived; moving
+ * swa_mapping into the second line moved no cell across 0.95 (eleventh
+ * run). The semantics see it under fused_params' name (fused_program.h is
+ * compiled with `fused_params` meaning this type, below), so they are
+ * written once. */
 struct fused_cuda_params {
     /* after the 24-byte shape, the row program's path: its first loads,
      * its stores, the first thread's cache_seqlens */
